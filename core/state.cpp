@@ -1,0 +1,388 @@
+#include "core/state.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <stdexcept>
+
+namespace carc {
+
+std::string segment_name(int type, int rot, int seg) {
+  const SegDef& d = kBaseTiles[type].segs[seg];
+  if (d.kind == SegKind::monastery) return "monastery";
+  std::string s = d.kind == SegKind::road ? "road:" : "city:";
+  bool first = true;
+  const std::uint8_t m = kOriented[type][rot].seg_edges[seg];
+  for (int e = 0; e < 4; ++e)
+    if (m >> e & 1) {
+      if (!first) s += ',';
+      s += kDirName[e];
+      first = false;
+    }
+  return s;
+}
+
+std::string edge_string(int type, int rot) {
+  static constexpr char kLetter[4] = {'?', 'C', 'R', 'F'};
+  std::string s(4, '?');
+  for (int d = 0; d < 4; ++d) s[d] = kLetter[kOriented[type][rot].edge[d]];
+  return s;
+}
+
+State State::initial(const Config& cfg) {
+  if (cfg.colors < kMinColors || cfg.colors > kMaxColors)
+    throw std::invalid_argument("colors must be 2..6");
+  if (cfg.meeples < kMinMeeples || cfg.meeples > kMaxMeeples)
+    throw std::invalid_argument("meeples must be 1..12");
+  State s;
+  s.cell_.fill(kEmpty);
+  s.scores_.fill(0);
+  s.supply_.fill(0);
+  s.stack_left_.fill(0);
+  s.colors_ = std::uint8_t(cfg.colors);
+  s.meeples_ = std::uint8_t(cfg.meeples);
+  s.to_move_ = 0;
+  s.n_tiles_ = 0;
+  s.n_open_ = 0;
+  s.discards_ = 0;
+  s.monasteries_scored_ = 0;
+  s.forced_no_meeple_ = false;
+  s.end_ = EndReason::none;
+  s.goals_ = 0;
+  s.turn_ = 0;
+  for (int c = 0; c < cfg.colors; ++c) {
+    s.scores_[c] = std::int16_t(c + 1);
+    s.supply_[c] = std::uint8_t(cfg.meeples);
+  }
+  const int deal = kMaxTiles - 1;
+  for (int c = 0; c < cfg.colors; ++c)
+    s.stack_left_[c] = std::uint8_t(deal / cfg.colors + (c < deal % cfg.colors ? 1 : 0));
+  for (int t = 0; t < kTileTypes; ++t)
+    s.unseen_[t] = std::uint8_t(kBaseTiles[t].count - (t == kStartType ? 1 : 0));
+  // The start tile: placed like any tile, with no meeple and no scoring.
+  s.add_open(cell_of(0, 0), 0, 0, 0);
+  std::uint16_t completed[kMaxCompleted];
+  std::uint8_t free_mask;
+  s.place(kStartType, Placement{std::uint16_t(cell_of(0, 0)), 0, 0, 0}, Move::kNoMeeple,
+          completed, &free_mask);
+  return s;
+}
+
+int State::unseen_total() const {
+  int n = 0;
+  for (int t = 0; t < kTileTypes; ++t) n += unseen_[t];
+  return n;
+}
+
+int State::lowest_score() const {
+  int low = scores_[0];
+  for (int c = 1; c < colors_; ++c) low = std::min<int>(low, scores_[c]);
+  return low;
+}
+
+int State::tile_at(int x, int y) const {
+  const std::uint8_t v = cell_[cell_of(x, y)];
+  if (v >= kMaxTiles) return -1;
+  // The index is alias-free only within reach of the board; confirm the coordinates.
+  return (tiles_[v].x == x && tiles_[v].y == y) ? v : -1;
+}
+
+int State::legal_placements(int type, Placement* out) const {
+  int n = 0;
+  for (int j = 0; j < n_open_; ++j) {
+    const OpenCell& o = open_[j];
+    std::uint8_t rm = kFits[o.code][type];
+    while (rm) {
+      const int r = __builtin_ctz(rm);
+      rm &= std::uint8_t(rm - 1);
+      out[n++] = Placement{o.cell, o.x, o.y, std::uint8_t(r)};
+    }
+  }
+  return n;
+}
+
+int State::count_placements(int type) const {
+  int n = 0;
+  for (int j = 0; j < n_open_; ++j) n += __builtin_popcount(kFits[open_[j].code][type]);
+  return n;
+}
+
+std::uint8_t State::free_segments(int type, Placement p) const {
+  const Oriented& o = kOriented[type][p.rot];
+  const TileDef& def = kBaseTiles[type];
+  std::uint8_t mask = 0;
+  for (int s = 0; s < def.nseg; ++s) {
+    if (def.segs[s].kind == SegKind::monastery) {
+      mask |= std::uint8_t(1u << s);
+      continue;
+    }
+    bool taken = false;
+    for (int d = 0; d < 4; ++d) {
+      if (!(o.seg_edges[s] >> d & 1)) continue;
+      const std::uint8_t v = cell_[step(p.cell, d)];
+      if (v >= kMaxTiles) continue;
+      const PlacedTile& u = tiles_[v];
+      const int us = kOriented[u.type][u.rot].seg[opposite(d)];
+      if (feats_[feat_[v * kMaxSegs + us]].meeple_total) taken = true;
+    }
+    if (!taken) mask |= std::uint8_t(1u << s);
+  }
+  return mask;
+}
+
+void State::draw(int type) {
+  assert(stack_left_[to_move_] > 0 && unseen_[type] > 0);
+  --stack_left_[to_move_];
+  --unseen_[type];
+}
+
+void State::discard(int) { ++discards_; }
+
+void State::add_open(int cell, int x, int y, std::uint8_t code_bits) {
+  const std::uint8_t v = cell_[cell];
+  if (v == kEmpty) {
+    assert(n_open_ < kMaxOpen);
+    open_[n_open_] = OpenCell{std::uint16_t(cell), std::int8_t(x), std::int8_t(y), code_bits};
+    cell_[cell] = std::uint8_t(kOpenBase + n_open_);
+    ++n_open_;
+  } else {
+    assert(v >= kOpenBase && v != kEmpty);
+    open_[v - kOpenBase].code |= code_bits;
+  }
+}
+
+void State::remove_open(int cell) {
+  const int j = cell_[cell] - kOpenBase;
+  assert(j >= 0 && j < n_open_);
+  const int last = n_open_ - 1;
+  if (j != last) {
+    open_[j] = open_[last];
+    cell_[open_[j].cell] = std::uint8_t(kOpenBase + j);
+  }
+  --n_open_;
+}
+
+int State::merge(int a, int b) {
+  int ra = feat_[a], rb = feat_[b];
+  if (ra == rb) return ra;
+  if (feats_[ra].size < feats_[rb].size) std::swap(ra, rb);  // ra survives
+  // Tiles present in both features would be counted twice: find them.
+  int dup = 0;
+  int s = rb;
+  do {
+    const int u = s / kMaxSegs, seg = s % kMaxSegs;
+    const int nseg = kBaseTiles[tiles_[u].type].nseg;
+    bool in_a = false, earlier_in_b = false;
+    for (int j = 0; j < nseg; ++j) {
+      const int f = feat_[u * kMaxSegs + j];
+      if (f == ra) in_a = true;
+      if (f == rb && j < seg) earlier_in_b = true;
+    }
+    if (in_a && !earlier_in_b) ++dup;
+    s = next_[s];
+  } while (s != rb);
+  s = rb;
+  do {
+    feat_[s] = std::uint16_t(ra);
+    s = next_[s];
+  } while (s != rb);
+  std::swap(next_[ra], next_[rb]);
+  Feature& fa = feats_[ra];
+  const Feature& fb = feats_[rb];
+  fa.tiles = std::uint8_t(fa.tiles + fb.tiles - dup);
+  fa.open = std::uint8_t(fa.open + fb.open);
+  fa.pennants = std::uint8_t(fa.pennants + fb.pennants);
+  fa.meeple_total = std::uint8_t(fa.meeple_total + fb.meeple_total);
+  for (int c = 0; c < kMaxColors; ++c) fa.meeples[c] = std::uint8_t(fa.meeples[c] + fb.meeples[c]);
+  fa.size = std::uint16_t(fa.size + fb.size);
+  return ra;
+}
+
+int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed,
+                 std::uint8_t* free_out) {
+  assert(cell_[p.cell] >= kOpenBase && cell_[p.cell] != kEmpty);
+  assert(kFits[open_[cell_[p.cell] - kOpenBase].code][type] >> p.rot & 1);
+  const int idx = n_tiles_++;
+  const Oriented& o = kOriented[type][p.rot];
+  const TileDef& def = kBaseTiles[type];
+  tiles_[idx] = PlacedTile{p.cell, p.x, p.y, std::uint8_t(type), p.rot, 0xFF, 0xFF};
+  remove_open(p.cell);
+  cell_[p.cell] = std::uint8_t(idx);
+
+  const int base = idx * kMaxSegs;
+  for (int s = 0; s < def.nseg; ++s) {
+    const SegDef& sd = def.segs[s];
+    feat_[base + s] = std::uint16_t(base + s);
+    next_[base + s] = std::uint16_t(base + s);
+    Feature& f = feats_[base + s];
+    f.kind = sd.kind;
+    f.tiles = 1;
+    f.open = 0;
+    f.pennants = sd.pennant ? 1 : 0;
+    f.meeple_total = 0;
+    f.meeples.fill(0);
+    f.size = 1;
+  }
+  // Edges: join neighbouring features, or open new cells.
+  for (int d = 0; d < 4; ++d) {
+    const int nc = step(p.cell, d);
+    const std::uint8_t v = cell_[nc];
+    const int s = o.seg[d];
+    if (v < kMaxTiles) {
+      if (s < 0) continue;
+      const PlacedTile& u = tiles_[v];
+      const int us = kOriented[u.type][u.rot].seg[opposite(d)];
+      assert(us >= 0);
+      const int root = merge(base + s, v * kMaxSegs + us);
+      --feats_[root].open;  // the neighbour's edge is closed now
+    } else {
+      if (s >= 0) ++feats_[feat_[base + s]].open;
+      add_open(nc, p.x + kDx[d], p.y + kDy[d],
+               std::uint8_t(o.edge[d] << (2 * opposite(d))));
+    }
+  }
+  // Monasteries: this tile's own, and those around it.
+  int n_done = 0;
+  int neighbour_mon[8];
+  int n_mon = 0;
+  int empty_around = 0;
+  for (int d = 0; d < 8; ++d) {
+    const std::uint8_t v = cell_[step(p.cell, d)];
+    if (v >= kMaxTiles) {
+      ++empty_around;
+      continue;
+    }
+    const int ms = kMonasterySeg[tiles_[v].type];
+    if (ms < 0) continue;
+    Feature& m = feats_[v * kMaxSegs + ms];
+    if (m.open == 0) continue;  // completed (and scored) earlier
+    if (--m.open == 0) neighbour_mon[n_mon++] = v * kMaxSegs + ms;
+  }
+  const int own_mon = kMonasterySeg[type];
+  if (own_mon >= 0) feats_[base + own_mon].open = std::uint8_t(empty_around);
+
+  // The meeple (rules.md step 2).
+  std::uint8_t free_mask = 0;
+  for (int s = 0; s < def.nseg; ++s)
+    if (def.segs[s].kind == SegKind::monastery || feats_[feat_[base + s]].meeple_total == 0)
+      free_mask |= std::uint8_t(1u << s);
+  if (idx == 0) free_mask = 0;  // the start tile carries no meeple
+  *free_out = free_mask;
+  if (free_mask) {
+    const int c = to_move_;
+    if (supply_[c] == 0) {
+      forced_no_meeple_ = true;
+    } else {
+      if (meeple_seg < 0 || meeple_seg >= def.nseg || !(free_mask >> meeple_seg & 1))
+        throw std::logic_error("policy chose a meeple segment that is not free");
+      Feature& f = feats_[feat_[base + meeple_seg]];
+      ++f.meeples[c];
+      ++f.meeple_total;
+      --supply_[c];
+      tiles_[idx].meeple_seg = std::uint8_t(meeple_seg);
+      tiles_[idx].meeple_color = std::uint8_t(c);
+    }
+  }
+
+  // Completed features, as found.
+  for (int s = 0; s < def.nseg; ++s) {
+    const int root = feat_[base + s];
+    if (feats_[root].open != 0) continue;
+    bool seen = false;
+    for (int i = 0; i < n_done; ++i) seen |= completed[i] == root;
+    if (!seen) completed[n_done++] = std::uint16_t(root);
+  }
+  for (int i = 0; i < n_mon; ++i) completed[n_done++] = std::uint16_t(neighbour_mon[i]);
+  if (idx == 0) n_done = 0;
+  return n_done;
+}
+
+ScoreEvent State::score_feature(int root) {
+  Feature& f = feats_[root];
+  assert(f.open == 0);
+  ScoreEvent e{};
+  e.kind = f.kind;
+  e.tiles = f.kind == SegKind::monastery ? 9 : f.tiles;
+  e.pennants = f.pennants;
+  e.points = std::int16_t(f.kind == SegKind::road   ? e.tiles
+                          : f.kind == SegKind::city ? 2 * e.tiles + 2 * e.pennants
+                                                    : 9);
+  e.meeples = f.meeples;
+  int most = 0;
+  for (int c = 0; c < colors_; ++c) most = std::max<int>(most, f.meeples[c]);
+  const int low = lowest_score();
+  e.low_before = std::int16_t(low);
+  bool low_in_majority = false;
+  for (int c = 0; c < colors_; ++c)
+    if (most > 0 && f.meeples[c] == most) {
+      e.majority |= std::uint8_t(1u << c);
+      low_in_majority |= scores_[c] == low;
+    }
+  if (low_in_majority) {
+    e.awarded = e.majority;
+    for (int c = 0; c < colors_; ++c)
+      if (e.awarded >> c & 1) scores_[c] = std::int16_t(scores_[c] + e.points);
+  }
+  for (int c = 0; c < colors_; ++c) supply_[c] = std::uint8_t(supply_[c] + f.meeples[c]);
+  f.meeples.fill(0);
+  f.meeple_total = 0;
+
+  const int n_awarded = __builtin_popcount(e.awarded);
+  if (n_awarded > 0) {
+    if (e.kind == SegKind::road) {
+      if (e.points >= 10) {
+        goals_ |= goal_bit(Goal::road_10);
+        if (n_awarded >= 2) goals_ |= goal_bit(Goal::road_10_2c);
+        if (n_awarded >= 3) goals_ |= goal_bit(Goal::road_10_3c);
+      }
+      if (e.points == 5 && n_awarded >= 3) goals_ |= goal_bit(Goal::road_5_3c);
+    } else if (e.kind == SegKind::city) {
+      if (e.points >= 16) {
+        goals_ |= goal_bit(Goal::city_16);
+        if (n_awarded >= 2) goals_ |= goal_bit(Goal::city_16_2c);
+        if (n_awarded >= 3) goals_ |= goal_bit(Goal::city_16_3c);
+      }
+      if (e.points >= 8 && e.points <= 10 && n_awarded >= 3)
+        goals_ |= goal_bit(Goal::city_8_10_3c);
+    } else {
+      ++monasteries_scored_;
+      if (monasteries_scored_ >= 3) goals_ |= goal_bit(Goal::monastery_3);
+      if (monasteries_scored_ >= 4) goals_ |= goal_bit(Goal::monastery_4);
+    }
+  }
+  return e;
+}
+
+void State::end_turn() {
+  ++turn_;
+  bool all_empty = true;
+  for (int c = 0; c < colors_; ++c) all_empty &= stack_left_[c] == 0;
+  if (all_empty) {
+    end_ = EndReason::tiles_exhausted;  // also when a meeple was forced and missing
+    return;
+  }
+  if (forced_no_meeple_) {
+    end_ = EndReason::no_meeple;
+    return;
+  }
+  int c = to_move_;
+  do c = (c + 1) % colors_;
+  while (stack_left_[c] == 0);
+  to_move_ = std::uint8_t(c);
+}
+
+int State::final_meeple(int color) {
+  assert(ended());
+  if (scores_[color] != lowest_score()) return 0;
+  scores_[color] = std::int16_t(scores_[color] + 2);
+  return 2;
+}
+
+void State::finish() {
+  const int r = lowest_score();
+  if (r >= 40) goals_ |= goal_bit(Goal::total_40);
+  if (r >= 50) goals_ |= goal_bit(Goal::total_50);
+  if (r >= 60) goals_ |= goal_bit(Goal::total_60);
+  if (end_ == EndReason::tiles_exhausted) goals_ |= goal_bit(Goal::all_tiles);
+}
+
+}  // namespace carc

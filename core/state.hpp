@@ -1,0 +1,215 @@
+// The game state: a trivially copyable value holding everything rules.md lets a player
+// know (board, features, scores, supplies, stack sizes, unseen tile counts) and nothing
+// else. The order of the stacks is not here: the driver (sim/) holds it, so a policy that
+// receives a State cannot read it.
+//
+// Board: cell (x, y) lives at index (x + kRowStride*y) mod kCells. Every cell the engine
+// ever touches lies within L1 distance 73 of every other (a connected group of at most 72
+// tiles plus its edge and corner neighbours), and no non-zero vector of L1 length <= 73
+// maps to 0 mod kCells (static_assert below), so the wrap-around never aliases: 71 tiles
+// in a straight line fit as well as any compact shape.
+//
+// Features: every road/city/monastery segment of a placed tile has a slot
+// (tile index * 4 + segment). A slot's feature id is the root slot of its feature; members
+// of a feature form a circular list, and merging relabels the smaller feature (features
+// are small, so this beats union-find path walks). Per feature we keep the distinct-tile
+// count, open edges (for a monastery: empty surrounding cells), pennants and meeples per
+// colour.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <type_traits>
+
+#include "core/goals.hpp"
+#include "core/tiles.hpp"
+
+namespace carc {
+
+inline constexpr int kMaxColors = 6;
+inline constexpr int kMinColors = 2;
+inline constexpr int kMaxMeeples = 12;
+inline constexpr int kMinMeeples = 1;
+inline constexpr int kCells = 2738;
+inline constexpr int kRowStride = 75;
+inline constexpr int kReach = 73;  // max L1 distance between two touched cells
+inline constexpr int kMaxOpen = 2 * kMaxTiles + 2;  // site perimeter bound of a polyomino
+inline constexpr int kSlots = kMaxTiles * kMaxSegs;
+inline constexpr int kMaxPlacements = kMaxOpen * 4;  // (open cell, rotation) pairs
+inline constexpr int kMaxCompleted = 16;  // 4 segments + 9 monasteries fit easily
+// No colour can reach 1024: a colour gains a feature's points at most once, and all
+// features of 72 tiles are worth far less (cities <= 2*4*72+2*10, roads <= 4*72,
+// monasteries <= 6*9, start <= 6, final <= 2*12).
+inline constexpr int kScoreLimit = 1024;
+
+namespace detail {
+constexpr bool board_is_alias_free() {
+  for (int dy = 0; dy <= kReach; ++dy)
+    for (int dx = -kReach; dx <= kReach; ++dx) {
+      int l1 = (dx < 0 ? -dx : dx) + dy;
+      if (l1 == 0 || l1 > kReach || (dy == 0 && dx < 0)) continue;
+      if (((dx + kRowStride * dy) % kCells + kCells) % kCells == 0) return false;
+    }
+  return true;
+}
+}  // namespace detail
+static_assert(detail::board_is_alias_free(), "board index must not alias reachable cells");
+
+constexpr int cell_of(int x, int y) {
+  return ((x + kRowStride * y) % kCells + kCells) % kCells;
+}
+// Neighbour offsets (already reduced mod kCells): N, E, S, W, then NE, SE, SW, NW.
+inline constexpr std::array<int, 8> kNeighbour = {
+    kCells - kRowStride, 1, kRowStride, kCells - 1,
+    kCells - kRowStride + 1, kRowStride + 1, kRowStride - 1, kCells - kRowStride - 1};
+constexpr int step(int cell, int dir) {
+  int c = cell + kNeighbour[dir];
+  return c >= kCells ? c - kCells : c;
+}
+inline constexpr std::array<int, 8> kDx = {0, 1, 0, -1, 1, 1, -1, -1};
+inline constexpr std::array<int, 8> kDy = {-1, 0, 1, 0, -1, 1, 1, -1};
+
+// A placement of the tile in hand: where and how turned. 4 bytes.
+struct Placement {
+  std::uint16_t cell;
+  std::int8_t x, y;
+  std::uint8_t rot;
+  std::uint8_t pad = 0;
+};
+
+// A full move: placement plus the meeple's segment index on the tile (kNoMeeple: none).
+struct Move {
+  static constexpr std::uint8_t kNoMeeple = 0xFF;
+  Placement at;
+  std::uint8_t seg = kNoMeeple;
+  static constexpr Move none() { return Move{Placement{0xFFFF, 0, 0, 0}, kNoMeeple}; }
+  constexpr bool is_none() const { return at.cell == 0xFFFF; }
+};
+
+struct PlacedTile {
+  std::uint16_t cell;
+  std::int8_t x, y;
+  std::uint8_t type, rot;
+  std::uint8_t meeple_seg;    // segment holding the meeple placed with this tile, or 0xFF
+  std::uint8_t meeple_color;  // its colour
+};
+
+struct OpenCell {
+  std::uint16_t cell;
+  std::int8_t x, y;
+  std::uint8_t code;  // constraint code, see tiles.hpp
+};
+
+struct Feature {
+  SegKind kind;
+  std::uint8_t tiles;     // distinct tiles (monastery: 1 until scored as 9)
+  std::uint8_t open;      // open edges; monastery: empty surrounding cells
+  std::uint8_t pennants;
+  std::uint8_t meeple_total;
+  std::array<std::uint8_t, kMaxColors> meeples;
+  std::uint16_t size;     // member slots
+};
+
+// What scoring one completed feature did (also what the game log records).
+struct ScoreEvent {
+  SegKind kind;
+  std::uint8_t tiles, pennants;
+  std::int16_t points;
+  std::array<std::uint8_t, kMaxColors> meeples;  // per colour on the feature
+  std::uint8_t majority;   // colour bit mask
+  std::uint8_t awarded;    // colour bit mask
+  std::int16_t low_before;
+};
+
+struct Config {
+  int colors = 3;
+  int meeples = 4;
+};
+
+class State {
+ public:
+  // A new game: start tile D at (0,0) unrotated, starting scores 1..k, full supplies,
+  // stacks of sizes per rules.md ("Set-up"), every non-start tile unseen.
+  static State initial(const Config& cfg);
+
+  // --- what a player may know ------------------------------------------------------
+  int colors() const { return colors_; }
+  int meeples_per_color() const { return meeples_; }
+  int to_move() const { return to_move_; }
+  int turn() const { return turn_; }
+  int score(int c) const { return scores_[c]; }
+  int supply(int c) const { return supply_[c]; }
+  int stack_left(int c) const { return stack_left_[c]; }
+  int unseen(int type) const { return unseen_[type]; }
+  int unseen_total() const;
+  int lowest_score() const;
+  int tiles_on_board() const { return n_tiles_; }  // including the start tile
+  int discards() const { return discards_; }
+  bool ended() const { return end_ != EndReason::none; }
+  EndReason end_reason() const { return end_; }
+  GoalMask goals() const { return goals_; }
+  int monasteries_scored() const { return monasteries_scored_; }
+  const PlacedTile& tile(int i) const { return tiles_[i]; }
+  int open_count() const { return n_open_; }
+  const OpenCell& open_cell(int j) const { return open_[j]; }
+  // Tile index at (x, y), or -1 when the cell is empty.
+  int tile_at(int x, int y) const;
+  // Feature root of a slot (tile index * 4 + segment) and its record.
+  int feature_of(int tile, int seg) const { return feat_[tile * kMaxSegs + seg]; }
+  const Feature& feature(int root) const { return feats_[root]; }
+  // Meeples of colour c still standing on the board.
+  int meeples_on_board(int c) const { return meeples_ - supply_[c]; }
+
+  // --- rules ------------------------------------------------------------------------
+  // All legal (cell, rotation) placements of `type`; writes at most kMaxPlacements.
+  int legal_placements(int type, Placement* out) const;
+  int count_placements(int type) const;
+  // Free segments (bit s = segment s) if `type` were placed at `p` (rules.md step 2).
+  std::uint8_t free_segments(int type, Placement p) const;
+
+  // Turn protocol, driven by core/turn.hpp:
+  void draw(int type);                 // the colour to move drew `type` from its stack
+  void discard(int type);              // ...and it fits nowhere
+  // Places the tile and (when one is forced and the supply allows) the meeple on
+  // `meeple_seg`, which must then be a free segment. Returns the number of completed
+  // features written to `completed` (roots, in as-found order: the tile's segments, then
+  // neighbouring monasteries N, NE, E, SE, S, SW, W, NW). Returns the free mask via `free`.
+  int place(int type, Placement p, int meeple_seg, std::uint16_t* completed,
+            std::uint8_t* free);
+  ScoreEvent score_feature(int root);  // scores one completed feature, returns meeples
+  void end_turn();                     // decides the end, or passes to the next colour
+  int final_meeple(int color);         // final scoring of one meeple: points gained (0/2)
+  void finish();                       // result-based goals after final scoring
+  int result() const { return lowest_score(); }
+  bool forced_without_meeple() const { return forced_no_meeple_; }
+
+ private:
+  void add_open(int cell, int x, int y, std::uint8_t code_bits);
+  void remove_open(int cell);
+  int merge(int a, int b);  // returns the surviving root
+
+  std::array<std::uint8_t, kCells> cell_;  // tile index, kOpenBase+open index, or kEmpty
+  std::array<PlacedTile, kMaxTiles> tiles_;
+  std::array<OpenCell, kMaxOpen> open_;
+  std::array<std::uint16_t, kSlots> feat_;
+  std::array<std::uint16_t, kSlots> next_;
+  std::array<Feature, kSlots> feats_;
+  std::array<std::int16_t, kMaxColors> scores_;
+  std::array<std::uint8_t, kMaxColors> supply_;
+  std::array<std::uint8_t, kMaxColors> stack_left_;
+  std::array<std::uint8_t, kTileTypes> unseen_;
+  std::uint8_t colors_, meeples_, to_move_, n_tiles_, n_open_, discards_;
+  std::uint8_t monasteries_scored_;
+  bool forced_no_meeple_;
+  EndReason end_;
+  GoalMask goals_;
+  std::uint16_t turn_;
+
+  static constexpr std::uint8_t kEmpty = 0xFF;
+  static constexpr std::uint8_t kOpenBase = 100;
+  static_assert(kOpenBase >= kMaxTiles && kOpenBase + kMaxOpen < kEmpty);
+};
+
+static_assert(std::is_trivially_copyable_v<State>, "look-ahead copies the state");
+static_assert(sizeof(State) <= 10 * 1024, "state copy budget: 10 KiB");
+
+}  // namespace carc

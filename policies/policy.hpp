@@ -1,0 +1,89 @@
+// The two policy interfaces, what they may see, and the registry that makes them by name.
+//
+// A policy sees an Observation: the State (board, features, scores, supplies, stack
+// sizes, unseen tile counts) and the tile in hand. The stacks' order lives only in the
+// driver, so no policy can read it: that is enforced by what compiles.
+//
+// Policies are made per thread (make_* returns a fresh instance), may keep buffers, and
+// draw randomness only from the Rng they are handed.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/state.hpp"
+#include "policies/rng.hpp"
+
+namespace carc {
+
+class Observation {
+ public:
+  Observation(const State& s, int tile) : state_(s), tile_(tile) {}
+  const State& state() const { return state_; }
+  int tile() const { return tile_; }  // -1 during final scoring
+ private:
+  const State& state_;
+  int tile_;
+};
+
+class PlacementPolicy {
+ public:
+  virtual ~PlacementPolicy() = default;
+  // Pick one of `legal` (non-empty) and, when the placement leaves free segments and the
+  // colour has a meeple, one of them (Move::seg); otherwise seg is ignored.
+  virtual Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) = 0;
+};
+
+class ScoringPolicy {
+ public:
+  virtual ~ScoringPolicy() = default;
+  // Permute the features completed this turn (roots) into the order they are scored.
+  virtual void order_features(const Observation& obs, std::span<std::uint16_t> completed,
+                              Rng& rng) = 0;
+  // Permute the colours of the meeples left on the board into final-scoring order.
+  virtual void order_final(const Observation& obs, std::span<std::uint8_t> colors,
+                           Rng& rng) = 0;
+};
+
+// --- registry ------------------------------------------------------------------------
+// A spec is "name" or "name:key=value,key=value". Parameters are numbers.
+struct ParamInfo {
+  std::string key;
+  double default_value;
+  std::string help;
+};
+
+class Params {
+ public:
+  double get(std::string_view key) const;  // the given value or the registered default
+  std::vector<std::pair<std::string, double>> values;
+  std::vector<ParamInfo> info;
+};
+
+struct PolicyInfo {
+  std::string name, help;
+  std::vector<ParamInfo> params;
+};
+
+using PlacementFactory = std::function<std::unique_ptr<PlacementPolicy>(const Params&)>;
+using ScoringFactory = std::function<std::unique_ptr<ScoringPolicy>(const Params&)>;
+
+bool register_placement(PolicyInfo info, PlacementFactory make);
+bool register_scoring(PolicyInfo info, ScoringFactory make);
+
+// Throw std::invalid_argument with one line naming what exists, for an unknown name, an
+// unknown parameter or a malformed value.
+std::unique_ptr<PlacementPolicy> make_placement_policy(std::string_view spec);
+std::unique_ptr<ScoringPolicy> make_scoring_policy(std::string_view spec);
+// Canonical spelling of a spec (name plus every parameter, defaults filled in).
+std::string canonical_placement(std::string_view spec);
+std::string canonical_scoring(std::string_view spec);
+
+std::vector<PolicyInfo> placement_policies();
+std::vector<PolicyInfo> scoring_policies();
+
+}  // namespace carc

@@ -1,0 +1,36 @@
+// Baseline placement `random` (issue: uniform over all legal (x, y, rot) triples, the
+// four rotations counted separately even when symmetric; the meeple uniform over the
+// free segments when one is forced).
+#include <boost/random/uniform_int_distribution.hpp>
+
+#include "policies/policy.hpp"
+
+namespace carc {
+namespace {
+
+int uniform(Rng& rng, int n) { return boost::random::uniform_int_distribution<int>(0, n - 1)(rng); }
+
+class RandomPlacement final : public PlacementPolicy {
+ public:
+  Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
+    Move m;
+    m.at = legal[uniform(rng, int(legal.size()))];
+    const State& s = obs.state();
+    if (s.supply(s.to_move()) == 0) return m;
+    const std::uint8_t free = s.free_segments(obs.tile(), m.at);
+    const int n = __builtin_popcount(free);
+    if (n == 0) return m;
+    int k = uniform(rng, n);
+    std::uint8_t bits = free;
+    while (k--) bits &= std::uint8_t(bits - 1);
+    m.seg = std::uint8_t(__builtin_ctz(bits));
+    return m;
+  }
+};
+
+const bool registered = register_placement(
+    {"random", "uniform over legal (x, y, rot) triples; meeple uniform over free segments", {}},
+    [](const Params&) { return std::make_unique<RandomPlacement>(); });
+
+}  // namespace
+}  // namespace carc

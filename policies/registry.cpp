@@ -1,0 +1,148 @@
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "policies/policy.hpp"
+
+namespace carc {
+namespace {
+
+template <class Factory>
+struct Entry {
+  PolicyInfo info;
+  Factory make;
+};
+
+template <class Factory>
+std::vector<Entry<Factory>>& table() {
+  static std::vector<Entry<Factory>> t;  // function-local: no static-order trouble
+  return t;
+}
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return std::string(s);
+}
+
+std::string format_number(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+struct Parsed {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> kv;
+};
+
+Parsed parse_spec(std::string_view spec, const char* what) {
+  Parsed p;
+  const auto colon = spec.find(':');
+  p.name = trim(spec.substr(0, colon));
+  if (p.name.empty()) throw std::invalid_argument(std::string("empty ") + what + " policy name");
+  if (colon == std::string_view::npos) return p;
+  std::string_view rest = spec.substr(colon + 1);
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    std::string_view item = rest.substr(0, comma);
+    const auto eq = item.find('=');
+    if (eq == std::string_view::npos)
+      throw std::invalid_argument(std::string(what) + " policy '" + p.name +
+                                  "': parameter '" + trim(item) + "' needs key=value");
+    p.kv.emplace_back(trim(item.substr(0, eq)), trim(item.substr(eq + 1)));
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return p;
+}
+
+template <class Factory>
+std::pair<const Entry<Factory>*, Params> resolve(std::string_view spec, const char* what) {
+  const Parsed p = parse_spec(spec, what);
+  const auto& t = table<Factory>();
+  const auto it = std::find_if(t.begin(), t.end(), [&](const auto& e) { return e.info.name == p.name; });
+  if (it == t.end()) {
+    std::string names;
+    for (const auto& e : t) names += (names.empty() ? "" : ", ") + e.info.name;
+    throw std::invalid_argument(std::string("unknown ") + what + " policy '" + p.name +
+                                "' (known: " + names + ")");
+  }
+  Params params;
+  params.info = it->info.params;
+  for (const auto& [k, v] : p.kv) {
+    const auto pi = std::find_if(params.info.begin(), params.info.end(),
+                                 [&](const ParamInfo& i) { return i.key == k; });
+    if (pi == params.info.end()) {
+      std::string keys;
+      for (const auto& i : params.info) keys += (keys.empty() ? "" : ", ") + i.key;
+      throw std::invalid_argument(std::string(what) + " policy '" + p.name +
+                                  "' has no parameter '" + k + "' (parameters: " +
+                                  (keys.empty() ? "none" : keys) + ")");
+    }
+    double value = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
+    if (ec != std::errc() || end != v.data() + v.size() || !std::isfinite(value))
+      throw std::invalid_argument(std::string(what) + " policy '" + p.name + "': parameter '" +
+                                  k + "' needs a number, got '" + v + "'");
+    params.values.emplace_back(k, value);
+  }
+  return {&*it, params};
+}
+
+template <class Factory>
+std::string canonical(std::string_view spec, const char* what) {
+  auto [entry, params] = resolve<Factory>(spec, what);
+  std::string s = entry->info.name;
+  for (std::size_t i = 0; i < params.info.size(); ++i)
+    s += (i == 0 ? ":" : ",") + params.info[i].key + "=" + format_number(params.get(params.info[i].key));
+  return s;
+}
+
+template <class Factory>
+std::vector<PolicyInfo> infos() {
+  std::vector<PolicyInfo> v;
+  for (const auto& e : table<Factory>()) v.push_back(e.info);
+  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return v;
+}
+
+}  // namespace
+
+double Params::get(std::string_view key) const {
+  for (auto it = values.rbegin(); it != values.rend(); ++it)
+    if (it->first == key) return it->second;
+  for (const auto& i : info)
+    if (i.key == key) return i.default_value;
+  throw std::logic_error("policy asked for an unregistered parameter: " + std::string(key));
+}
+
+bool register_placement(PolicyInfo info, PlacementFactory make) {
+  table<PlacementFactory>().push_back({std::move(info), std::move(make)});
+  return true;
+}
+bool register_scoring(PolicyInfo info, ScoringFactory make) {
+  table<ScoringFactory>().push_back({std::move(info), std::move(make)});
+  return true;
+}
+
+std::unique_ptr<PlacementPolicy> make_placement_policy(std::string_view spec) {
+  auto [entry, params] = resolve<PlacementFactory>(spec, "placement");
+  return entry->make(params);
+}
+std::unique_ptr<ScoringPolicy> make_scoring_policy(std::string_view spec) {
+  auto [entry, params] = resolve<ScoringFactory>(spec, "scoring");
+  return entry->make(params);
+}
+std::string canonical_placement(std::string_view spec) {
+  return canonical<PlacementFactory>(spec, "placement");
+}
+std::string canonical_scoring(std::string_view spec) {
+  return canonical<ScoringFactory>(spec, "scoring");
+}
+std::vector<PolicyInfo> placement_policies() { return infos<PlacementFactory>(); }
+std::vector<PolicyInfo> scoring_policies() { return infos<ScoringFactory>(); }
+
+}  // namespace carc

@@ -1,0 +1,32 @@
+# Shared by scripts/run and scripts/test: install what is missing, configure, build.
+# Sourced, not run. Every step says what failed and stops.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${BUILD:-$ROOT/build}"
+
+die() { echo "carcsolo setup: $*" >&2; exit 1; }
+
+# Debian packages the project needs to build and test.
+PACKAGES=(g++ cmake make git libboost-dev libboost-program-options-dev nlohmann-json3-dev
+          doctest-dev python3)
+
+install_missing() {
+  local missing=()
+  for p in "${PACKAGES[@]}" "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "carcsolo setup: installing ${missing[*]}" >&2
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq || die "apt-get update failed"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null \
+    || die "apt-get install ${missing[*]} failed"
+}
+
+build() {
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null \
+    || die "cmake configure failed (see the output above)"
+  cmake --build "$BUILD" -j"$(nproc)" || die "build failed (see the output above)"
+}
