@@ -183,6 +183,7 @@ class State {
   bool forced_without_meeple() const { return forced_no_meeple_; }
 
  private:
+  friend struct StateTestAccess;  // tests set up positions (scores, supplies, turn order)
   void add_open(int cell, int x, int y, std::uint8_t code_bits);
   void remove_open(int cell);
   int merge(int a, int b);  // returns the surviving root
