@@ -68,12 +68,12 @@ constexpr int step(int cell, int dir) {
 inline constexpr std::array<int, 8> kDx = {0, 1, 0, -1, 1, 1, -1, -1};
 inline constexpr std::array<int, 8> kDy = {-1, 0, 1, 0, -1, 1, 1, -1};
 
-// A placement of the tile in hand: where and how turned. 4 bytes.
+// A placement of the tile in hand: where and how turned. 6 bytes, no initialiser (move
+// buffers of kMaxPlacements entries are not zeroed per turn).
 struct Placement {
   std::uint16_t cell;
   std::int8_t x, y;
   std::uint8_t rot;
-  std::uint8_t pad = 0;
 };
 
 // A full move: placement plus the meeple's segment index on the tile (kNoMeeple: none).

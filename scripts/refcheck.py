@@ -423,8 +423,9 @@ def game_rng(seed, index):
     return random.Random("refcheck:%d:%d" % (seed, index))
 
 
-def play_game(rng, k, m, want_log=False, seed=None, index=None):
-    stacks = deal(rng, k)
+def play_game(rng, k, m, want_log=False, seed=None, index=None, stacks=None):
+    if stacks is None:
+        stacks = deal(rng, k)
     g = Game(k, m)
     g.place(START_TILE, 0, 0, 0)
     ptr = [0] * k
@@ -765,8 +766,8 @@ class Checker:
             if not in_turn:
                 if ended:
                     self.cur_turn = e.get("turn") if isinstance(e, dict) else "?"
-                    self.fatal("no more turns after the game ended (%s); log turn entries" % ended,
-                               0, "more")
+                    self.fatal("game already ended (%s); further turn entries" % ended,
+                               "none", "entry for turn %s" % (e.get("turn") if isinstance(e, dict) else "?"))
                 c = (color + 1) % k
                 while ptr[c] >= len(stacks[c]):
                     c = (c + 1) % k
@@ -845,8 +846,8 @@ class Checker:
         if in_turn:
             self.fatal("redraw after discard (log ends mid-turn)", "another entry", "end of log")
         if not ended:
-            self.fatal("game over at the end of the log (turns entries)", "more turns",
-                       "end of log")
+            self.fatal("log ends before the game is over (no end condition met); turn entries",
+                       "more", "end of log")
         end = doc["end"]
         self.eq("end.reason", ended, end.get("reason"))
         self.eq("end.turns", n_turns, end.get("turns"))
@@ -1557,6 +1558,32 @@ def selftest():
         expect("chi2 sf x=%g df=%d" % (xx, df), abs(chi2_sf(xx, df) - exact) < 1e-10 * max(1, exact),
                (chi2_sf(xx, df), exact))
 
+    # end reasons: forced meeple impossible on the very last tile -> tiles_exhausted (B);
+    # the same with tiles left -> no_meeple (A); a final discard also ends by B
+    for stk, want, turns in (([["B", "B"], ["U"]], "tiles_exhausted", 3),
+                             ([["B", "B"], ["U", "U"]], "no_meeple", 3),
+                             ([["B", "B", "B"], ["U"]], "no_meeple", 3),
+                             ([["B"], ["U", "C"]], "tiles_exhausted", 3)):
+        (res, reason, placed, disc, goals, sc), doc = play_game(
+            random.Random(1), 2, 1, True, stacks=[list(x) for x in stk])
+        expect("end reason %s" % stk, reason == want and doc["end"]["turns"] == turns,
+               (reason, doc["end"]))
+        if want == "tiles_exhausted":
+            expect("all_tiles goal %s" % stk, "all_tiles" in goals, goals)
+    # a final discard: E closes D's city, then C has no legal placement anywhere
+    found = False
+    for sd in range(200):
+        (res, reason, placed, disc, goals, sc), doc = play_game(
+            random.Random(sd), 2, 1, True, stacks=[["E"], ["C"]])
+        if doc["turns"][0]["scored"]:
+            found = True
+            t1 = doc["turns"][1]
+            expect("final discard", reason == "tiles_exhausted" and t1["discarded"] and
+                   doc["end"] == {"reason": "tiles_exhausted", "turns": 2, "tiles_placed": 1,
+                                  "discarded": 1} and "all_tiles" in goals, doc)
+            break
+    expect("final discard scenario found", found)
+
     # cross-check the union-find engine against a naive flood fill every turn
     cc = _crosscheck(60)
     expect("flood-fill cross-check", not cc, cc[:5])
@@ -1645,7 +1672,10 @@ def selftest():
         expect("check cmd rc", rc == 0 and lines[-1] == "checked 30 games, 0 problems", lines[-3:])
         with open(path, "a") as f:
             f.write("{not json\n")
-        rc = cmd_check(argparse.Namespace(logs=[path]), lambda s: None)
+        import contextlib
+        import io
+        with contextlib.redirect_stderr(io.StringIO()):
+            rc = cmd_check(argparse.Namespace(logs=[path]), lambda s: None)
         expect("check cmd unreadable rc", rc == 2, rc)
 
     for f in fails:
