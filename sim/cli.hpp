@@ -1,0 +1,54 @@
+// Pieces shared by the subcommands (sim/cmd_*.cpp): option parsing that turns every user
+// mistake into one UsageError line (main prints it and exits 2), and the options that
+// say which game is played by which policies.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "sim/stats.hpp"
+
+namespace carc::sim {
+
+namespace po = boost::program_options;
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+using Args = std::vector<std::string>;
+
+// An integer option in [lo, hi]; anything else is a UsageError naming the option.
+std::uint64_t parse_count(const std::string& opt, const std::string& text, std::uint64_t lo,
+                          std::uint64_t hi);
+// A real option in [lo, hi].
+double parse_real(const std::string& opt, const std::string& text, double lo, double hi);
+
+po::variables_map parse(const po::options_description& d, const Args& args);
+
+ProgramInfo program_info();
+
+// Set by SIGINT/SIGTERM while a long command runs (install_stop_handlers).
+extern std::atomic<bool> g_stop;
+void install_stop_handlers();
+void restore_default_handlers();
+
+// --colors, --meeples, --seed, --placement, --scoring.
+struct GameOptions {
+  std::string colors = "3", meeples = "4", seed = "1";
+  std::string placement = "random", scoring = "random";
+  void add_to(po::options_description& d, bool with_policies = true);
+  // Validated and canonical (policy specs with every parameter spelled out).
+  RunConfig resolve() const;
+};
+
+// The subcommands. Each returns the process exit status.
+int cmd_run(const Args& args);
+int cmd_replay(const Args& args);
+int cmd_policies(const Args& args);
+
+}  // namespace carc::sim
