@@ -43,6 +43,7 @@ State State::initial(const Config& cfg) {
   s.to_move_ = 0;
   s.n_tiles_ = 0;
   s.n_open_ = 0;
+  s.n_mon_ = 0;
   s.discards_ = 0;
   s.monasteries_scored_ = 0;
   s.forced_no_meeple_ = false;
@@ -86,16 +87,31 @@ int State::tile_at(int x, int y) const {
   return (tiles_[v].x == x && tiles_[v].y == y) ? v : -1;
 }
 
+namespace {
+// The rotations in a 4-bit rotation mask, in increasing order, and how many there are.
+struct Rotations {
+  std::array<std::uint8_t, 4> rot;
+  std::uint8_t count;
+};
+constexpr auto kRotations = [] {
+  std::array<Rotations, 16> t{};
+  for (int m = 0; m < 16; ++m)
+    for (int r = 0; r < 4; ++r)
+      if (m >> r & 1) t[m].rot[t[m].count++] = std::uint8_t(r);
+  return t;
+}();
+}  // namespace
+
 int State::legal_placements(int type, Placement* out) const {
+  // Whether a rotation fits is a coin flip to the branch predictor, so there is no branch:
+  // every open cell writes four entries (its fitting rotations first) and the count
+  // advances by the number that fit. Stays within 4 * open_count() <= kMaxPlacements.
   int n = 0;
   for (int j = 0; j < n_open_; ++j) {
     const OpenCell& o = open_[j];
-    std::uint8_t rm = kFits[o.code][type];
-    while (rm) {
-      const int r = __builtin_ctz(rm);
-      rm &= std::uint8_t(rm - 1);
-      out[n++] = Placement{o.cell, o.x, o.y, std::uint8_t(r)};
-    }
+    const Rotations& r = kRotations[kFits[o.code][type]];
+    for (int k = 0; k < 4; ++k) out[n + k] = Placement{o.cell, o.x, o.y, r.rot[k]};
+    n += r.count;
   }
   return n;
 }
@@ -107,26 +123,22 @@ int State::count_placements(int type) const {
 }
 
 std::uint8_t State::free_segments(int type, Placement p) const {
+  // First the edges that face a feature with a meeple, then the segments touching none of
+  // them (a monastery touches no edge). Branch-free: an edge without a tile behind it, or
+  // a field edge, reads a harmless slot (tile 0, slot 3) and is masked out.
   const Oriented& o = kOriented[type][p.rot];
-  const TileDef& def = kBaseTiles[type];
-  std::uint8_t mask = 0;
-  for (int s = 0; s < def.nseg; ++s) {
-    if (def.segs[s].kind == SegKind::monastery) {
-      mask |= std::uint8_t(1u << s);
-      continue;
-    }
-    bool taken = false;
-    for (int d = 0; d < 4; ++d) {
-      if (!(o.seg_edges[s] >> d & 1)) continue;
-      const std::uint8_t v = cell_[step(p.cell, d)];
-      if (v >= kMaxTiles) continue;
-      const PlacedTile& u = tiles_[v];
-      const int us = kOriented[u.type][u.rot].seg[opposite(d)];
-      if (feats_[feat_[v * kMaxSegs + us]].meeple_total) taken = true;
-    }
-    if (!taken) mask |= std::uint8_t(1u << s);
+  unsigned taken = 0;
+  for (int d = 0; d < 4; ++d) {
+    const std::uint8_t v = cell_[step(p.cell, d)];
+    const bool tile = v < kMaxTiles;
+    const PlacedTile& u = tiles_[tile ? v : 0];
+    const int us = kOriented[u.type][u.rot].seg[opposite(d)] & 3;
+    const bool meeple = feats_[feat_[(tile ? v : 0) * kMaxSegs + us]].meeple_total != 0;
+    taken |= unsigned(tile && o.seg[d] >= 0 && meeple) << d;
   }
-  return mask;
+  std::uint8_t mask = 0;
+  for (int s = 0; s < kMaxSegs; ++s) mask |= std::uint8_t(((o.seg_edges[s] & taken) == 0) << s);
+  return std::uint8_t(mask & ((1u << kBaseTiles[type].nseg) - 1));
 }
 
 void State::draw(int type) {
@@ -137,28 +149,29 @@ void State::draw(int type) {
 
 void State::discard(int) { ++discards_; }
 
+// New and already open cells take one path (whether a neighbour is already open is not
+// predictable): a new cell is appended with an empty code, an open one rewritten in place.
 void State::add_open(int cell, int x, int y, std::uint8_t code_bits) {
   const std::uint8_t v = cell_[cell];
-  if (v == kEmpty) {
-    assert(n_open_ < kMaxOpen);
-    open_[n_open_] = OpenCell{std::uint16_t(cell), std::int8_t(x), std::int8_t(y), code_bits};
-    cell_[cell] = std::uint8_t(kOpenBase + n_open_);
-    ++n_open_;
-  } else {
-    assert(v >= kOpenBase && v != kEmpty);
-    open_[v - kOpenBase].code |= code_bits;
-  }
+  assert(v == kEmpty || v >= kOpenBase);
+  const bool fresh = v == kEmpty;
+  assert(!fresh || n_open_ < kMaxOpen);
+  const int j = fresh ? n_open_ : v - kOpenBase;
+  const std::uint8_t code = fresh ? 0 : open_[j].code;
+  open_[j] = OpenCell{std::uint16_t(cell), std::int8_t(x), std::int8_t(y),
+                      std::uint8_t(code | code_bits)};
+  cell_[cell] = std::uint8_t(kOpenBase + j);
+  n_open_ = std::uint8_t(n_open_ + fresh);
 }
 
+// Moves the last open cell into the removed one's place. Without a branch for "it was the
+// last": then cell_[cell] is left pointing at a stale entry, which place() overwrites.
 void State::remove_open(int cell) {
   const int j = cell_[cell] - kOpenBase;
   assert(j >= 0 && j < n_open_);
-  const int last = n_open_ - 1;
-  if (j != last) {
-    open_[j] = open_[last];
-    cell_[open_[j].cell] = std::uint8_t(kOpenBase + j);
-  }
   --n_open_;
+  open_[j] = open_[n_open_];
+  cell_[open_[j].cell] = std::uint8_t(kOpenBase + j);
 }
 
 int State::merge(int a, int b) {
@@ -197,6 +210,31 @@ int State::merge(int a, int b) {
   return ra;
 }
 
+namespace {
+// A placed tile's features before it joins its neighbours, per type and segment slot.
+constexpr auto kFreshFeatures = [] {
+  std::array<std::array<Feature, kMaxSegs>, kTileTypes> t{};
+  for (int type = 0; type < kTileTypes; ++type)
+    for (int s = 0; s < kMaxSegs; ++s) {
+      const bool used = s < kBaseTiles[type].nseg;
+      Feature& f = t[type][s];
+      f.kind = used ? kBaseTiles[type].segs[s].kind : SegKind::road;
+      f.tiles = 1;
+      f.open = used ? 0 : 1;
+      f.pennants = used && kBaseTiles[type].segs[s].pennant ? 1 : 0;
+      f.size = 1;
+    }
+  return t;
+}();
+
+// kStepDir[dy + 1][dx + 1]: the step() direction of the neighbour at offset (dx, dy).
+constexpr auto kStepDir = [] {
+  std::array<std::array<std::uint8_t, 3>, 3> t{};
+  for (int d = 0; d < 8; ++d) t[kDy[d] + 1][kDx[d] + 1] = std::uint8_t(d);
+  return t;
+}();
+}  // namespace
+
 int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed,
                  std::uint8_t* free_out) {
   assert(cell_[p.cell] >= kOpenBase && cell_[p.cell] != kEmpty);
@@ -208,19 +246,13 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
   remove_open(p.cell);
   cell_[p.cell] = std::uint8_t(idx);
 
+  // All kMaxSegs slots are set from the type's template, the unused ones too (open 1, so
+  // they never complete): the loops over segments below have a fixed length.
   const int base = idx * kMaxSegs;
-  for (int s = 0; s < def.nseg; ++s) {
-    const SegDef& sd = def.segs[s];
+  for (int s = 0; s < kMaxSegs; ++s) {
     feat_[base + s] = std::uint16_t(base + s);
     next_[base + s] = std::uint16_t(base + s);
-    Feature& f = feats_[base + s];
-    f.kind = sd.kind;
-    f.tiles = 1;
-    f.open = 0;
-    f.pennants = sd.pennant ? 1 : 0;
-    f.meeple_total = 0;
-    f.meeples.fill(0);
-    f.size = 1;
+    feats_[base + s] = kFreshFeatures[type][s];
   }
   // Edges: join neighbouring features, or open new cells.
   for (int d = 0; d < 4; ++d) {
@@ -235,36 +267,41 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
       const int root = merge(base + s, v * kMaxSegs + us);
       --feats_[root].open;  // the neighbour's edge is closed now
     } else {
-      if (s >= 0) ++feats_[feat_[base + s]].open;
+      feats_[feat_[base + (s & 3)]].open += s >= 0;  // a field edge (s == -1) adds nothing
       add_open(nc, p.x + kDx[d], p.y + kDy[d],
                std::uint8_t(o.edge[d] << (2 * opposite(d))));
     }
   }
-  // Monasteries: this tile's own, and those around it.
-  int n_done = 0;
-  int neighbour_mon[8];
-  int n_mon = 0;
-  int empty_around = 0;
-  for (int d = 0; d < 8; ++d) {
-    const std::uint8_t v = cell_[step(p.cell, d)];
-    if (v >= kMaxTiles) {
-      ++empty_around;
+  // Monasteries around the tile: only unfinished ones can change, and there are few. Those
+  // this tile completes are reported in step order (N, E, S, W, NE, SE, SW, NW).
+  std::array<std::uint16_t, 8> around;
+  unsigned around_done = 0;  // bit d: around[d] was completed
+  for (int i = 0; i < n_mon_;) {
+    const int slot = mon_[i];
+    const PlacedTile& m = tiles_[slot / kMaxSegs];
+    const int dx = m.x - p.x, dy = m.y - p.y;
+    if (dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && --feats_[slot].open == 0) {
+      const int d = kStepDir[dy + 1][dx + 1];
+      around[d] = std::uint16_t(slot);
+      around_done |= 1u << d;
+      mon_[i] = mon_[--n_mon_];
       continue;
     }
-    const int ms = kMonasterySeg[tiles_[v].type];
-    if (ms < 0) continue;
-    Feature& m = feats_[v * kMaxSegs + ms];
-    if (m.open == 0) continue;  // completed (and scored) earlier
-    if (--m.open == 0) neighbour_mon[n_mon++] = v * kMaxSegs + ms;
+    ++i;
   }
   const int own_mon = kMonasterySeg[type];
-  if (own_mon >= 0) feats_[base + own_mon].open = std::uint8_t(empty_around);
+  if (own_mon >= 0) {
+    int empty = 0;
+    for (int d = 0; d < 8; ++d) empty += cell_[step(p.cell, d)] >= kMaxTiles;
+    feats_[base + own_mon].open = std::uint8_t(empty);
+    if (empty > 0) mon_[n_mon_++] = std::uint16_t(base + own_mon);
+  }
 
-  // The meeple (rules.md step 2).
+  // The meeple (rules.md step 2). A monastery is a feature of its own, free.
   std::uint8_t free_mask = 0;
-  for (int s = 0; s < def.nseg; ++s)
-    if (def.segs[s].kind == SegKind::monastery || feats_[feat_[base + s]].meeple_total == 0)
-      free_mask |= std::uint8_t(1u << s);
+  for (int s = 0; s < kMaxSegs; ++s)
+    free_mask |= std::uint8_t((feats_[feat_[base + s]].meeple_total == 0) << s);
+  free_mask &= std::uint8_t((1u << def.nseg) - 1);
   if (idx == 0) free_mask = 0;  // the start tile carries no meeple
   *free_out = free_mask;
   if (free_mask) {
@@ -284,14 +321,16 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
   }
 
   // Completed features, as found.
-  for (int s = 0; s < def.nseg; ++s) {
+  int n_done = 0;
+  for (int s = 0; s < kMaxSegs; ++s) {
     const int root = feat_[base + s];
     if (feats_[root].open != 0) continue;
     bool seen = false;
     for (int i = 0; i < n_done; ++i) seen |= completed[i] == root;
     if (!seen) completed[n_done++] = std::uint16_t(root);
   }
-  for (int i = 0; i < n_mon; ++i) completed[n_done++] = std::uint16_t(neighbour_mon[i]);
+  for (; around_done; around_done &= around_done - 1)
+    completed[n_done++] = around[std::size_t(__builtin_ctz(around_done))];
   if (idx == 0) n_done = 0;
   return n_done;
 }

@@ -36,6 +36,12 @@ inline constexpr int kMaxOpen = 2 * kMaxTiles + 2;  // site perimeter bound of a
 inline constexpr int kSlots = kMaxTiles * kMaxSegs;
 inline constexpr int kMaxPlacements = kMaxOpen * 4;  // (open cell, rotation) pairs
 inline constexpr int kMaxCompleted = 16;  // 4 segments + 9 monasteries fit easily
+inline constexpr int kMaxMonasteries = [] {  // monastery tiles in the tile set
+  int n = 0;
+  for (const auto& t : kBaseTiles)
+    for (int s = 0; s < t.nseg; ++s) n += t.segs[s].kind == SegKind::monastery ? t.count : 0;
+  return n;
+}();
 // No colour can reach 1024: a colour gains a feature's points at most once, and all
 // features of 72 tiles are worth far less (cities <= 2*4*72+2*10, roads <= 4*72,
 // monasteries <= 6*9, start <= 6, final <= 2*12).
@@ -160,7 +166,9 @@ class State {
   int meeples_on_board(int c) const { return meeples_ - supply_[c]; }
 
   // --- rules ------------------------------------------------------------------------
-  // All legal (cell, rotation) placements of `type`; writes at most kMaxPlacements.
+  // All legal (cell, rotation) placements of `type`, in open-cell order and increasing
+  // rotation. `out` must hold kMaxPlacements: entries past the returned count may be
+  // written too.
   int legal_placements(int type, Placement* out) const;
   int count_placements(int type) const;
   // Free segments (bit s = segment s) if `type` were placed at `p` (rules.md step 2).
@@ -198,7 +206,8 @@ class State {
   std::array<std::uint8_t, kMaxColors> supply_;
   std::array<std::uint8_t, kMaxColors> stack_left_;
   std::array<std::uint8_t, kTileTypes> unseen_;
-  std::uint8_t colors_, meeples_, to_move_, n_tiles_, n_open_, discards_;
+  std::array<std::uint16_t, kMaxMonasteries> mon_;  // slots of unfinished monasteries
+  std::uint8_t colors_, meeples_, to_move_, n_tiles_, n_open_, discards_, n_mon_;
   std::uint8_t monasteries_scored_;
   bool forced_no_meeple_;
   EndReason end_;

@@ -1,17 +1,15 @@
 // Baseline scoring orders: `as-found` (the engine's order: the placed tile's segments in
 // catalogue order, then neighbouring monasteries N, NE, E, SE, S, SW, W, NW; final
 // scoring by colour 0, 1, ...) and `random` (uniform permutations).
-#include <boost/random/uniform_int_distribution.hpp>
-
 #include "policies/policy.hpp"
 
 namespace carc {
 namespace {
 
 template <class T>
-void shuffle(std::span<T> v, Rng& rng) {  // Fisher-Yates with Boost's distribution
+void shuffle(std::span<T> v, Rng& rng) {  // Fisher-Yates, Boost's uniform numbers
   for (std::size_t i = v.size(); i > 1; --i) {
-    const std::size_t j = boost::random::uniform_int_distribution<std::size_t>(0, i - 1)(rng);
+    const std::size_t j = uniform_below(rng, std::uint32_t(i));
     std::swap(v[i - 1], v[j]);
   }
 }

@@ -79,7 +79,8 @@ bool register_scoring(PolicyInfo info, ScoringFactory make);
 // unknown parameter or a malformed value.
 std::unique_ptr<PlacementPolicy> make_placement_policy(std::string_view spec);
 std::unique_ptr<ScoringPolicy> make_scoring_policy(std::string_view spec);
-// Canonical spelling of a spec (name plus every parameter, defaults filled in).
+// Canonical spelling of a spec (name plus every parameter, defaults filled in). Throws
+// like make_* (the factory is run once, so out-of-range parameters are caught too).
 std::string canonical_placement(std::string_view spec);
 std::string canonical_scoring(std::string_view spec);
 

@@ -1,14 +1,12 @@
 // Baseline placement `random` (issue: uniform over all legal (x, y, rot) triples, the
 // four rotations counted separately even when symmetric; the meeple uniform over the
 // free segments when one is forced).
-#include <boost/random/uniform_int_distribution.hpp>
-
 #include "policies/policy.hpp"
 
 namespace carc {
 namespace {
 
-int uniform(Rng& rng, int n) { return boost::random::uniform_int_distribution<int>(0, n - 1)(rng); }
+int uniform(Rng& rng, int n) { return int(uniform_below(rng, std::uint32_t(n))); }
 
 class RandomPlacement final : public PlacementPolicy {
  public:

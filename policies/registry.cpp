@@ -95,6 +95,7 @@ std::pair<const Entry<Factory>*, Params> resolve(std::string_view spec, const ch
 template <class Factory>
 std::string canonical(std::string_view spec, const char* what) {
   auto [entry, params] = resolve<Factory>(spec, what);
+  entry->make(params);  // factories check parameter ranges: fail here, not in a worker thread
   std::string s = entry->info.name;
   for (std::size_t i = 0; i < params.info.size(); ++i)
     s += (i == 0 ? ":" : ",") + params.info[i].key + "=" + format_number(params.get(params.info[i].key));

@@ -9,7 +9,11 @@ die() { echo "carcsolo setup: $*" >&2; exit 1; }
 
 # Debian packages the project needs to build and test.
 PACKAGES=(g++ cmake make git libboost-dev libboost-program-options-dev nlohmann-json3-dev
-          doctest-dev python3)
+          doctest-dev python3
+          libopenmpi-dev openmpi-bin)  # MPI: mpirun -np R carcsolo run (built in when found)
+# What only the tests need: rsvg-convert (board PNGs), headless Chromium and chromedriver
+# (the replay page's browser tests), a font for the pictures' text.
+TEST_PACKAGES=(librsvg2-bin chromium chromium-driver fonts-dejavu-core)
 
 install_missing() {
   local missing=()

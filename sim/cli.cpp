@@ -1,5 +1,6 @@
 #include "sim/cli.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <csignal>
@@ -50,15 +51,45 @@ double parse_real(const std::string& opt, const std::string& text, double lo, do
   return v;
 }
 
-po::variables_map parse(const po::options_description& d, const Args& args) {
+po::variables_map parse(const po::options_description& d, const Args& args,
+                        const po::positional_options_description& positional) {
+  // Stray arguments are collected under a hidden name so the message can quote one.
+  const char* kStray = "carcsolo-stray-argument";
+  po::options_description all;
+  all.add(d);
+  all.add_options()(kStray, po::value<std::vector<std::string>>());
+  po::positional_options_description pos = positional;
+  if (pos.max_total_count() == 0) pos.add(kStray, -1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args).options(d).run(), vm);
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    if (vm.count(kStray))
+      throw UsageError("unexpected argument '" + vm[kStray].as<std::vector<std::string>>()[0] +
+                       "' (options start with --; see --help)");
+    for (const auto& [name, value] : vm) {  // no option takes an empty value: --out ""
+      const auto* opt = all.find_nothrow(name, false);
+      if (!opt || opt->semantic()->max_tokens() == 0) continue;  // a flag such as -q
+      const auto* text = boost::any_cast<std::string>(&value.value());
+      const auto* list = boost::any_cast<std::vector<std::string>>(&value.value());
+      if ((text && text->empty()) ||
+          (list && std::find(list->begin(), list->end(), "") != list->end()))
+        throw UsageError("--" + name + " needs a non-empty value");
+    }
     po::notify(vm);
+  } catch (const po::unknown_option& e) {
+    throw UsageError(std::string(e.what()) + " (see --help)");
   } catch (const po::error& e) {
     throw UsageError(e.what());
   }
   return vm;
+}
+
+AtomicFile open_output(const std::string& opt, const std::string& path) {
+  try {
+    return AtomicFile(path);
+  } catch (const std::runtime_error& e) {
+    throw UsageError("--" + opt + ": " + e.what());
+  }
 }
 
 ProgramInfo program_info() { return {"carcsolo", CARCSOLO_VERSION, CARCSOLO_GIT}; }

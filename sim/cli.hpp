@@ -10,6 +10,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "sim/io.hpp"
 #include "sim/stats.hpp"
 
 namespace carc::sim {
@@ -28,7 +29,13 @@ std::uint64_t parse_count(const std::string& opt, const std::string& text, std::
 // A real option in [lo, hi].
 double parse_real(const std::string& opt, const std::string& text, double lo, double hi);
 
-po::variables_map parse(const po::options_description& d, const Args& args);
+// Arguments that are not options are a UsageError unless `positional` takes them.
+po::variables_map parse(const po::options_description& d, const Args& args,
+                        const po::positional_options_description& positional = {});
+
+// The output file of option --opt (an AtomicFile, opened before the work starts); a path
+// that cannot be written is a UsageError naming the option.
+AtomicFile open_output(const std::string& opt, const std::string& path);
 
 ProgramInfo program_info();
 
@@ -50,5 +57,10 @@ struct GameOptions {
 int cmd_run(const Args& args);
 int cmd_replay(const Args& args);
 int cmd_policies(const Args& args);
+int cmd_compare(const Args& args);
+int cmd_sweep(const Args& args);
+int cmd_verify(const Args& args);
+int cmd_bench(const Args& args);
+int cmd_merge(const Args& args);
 
 }  // namespace carc::sim

@@ -1,7 +1,5 @@
 #include "sim/deal.hpp"
 
-#include <boost/random/uniform_int_distribution.hpp>
-
 namespace carc::sim {
 namespace {
 constexpr auto kDeck = [] {
@@ -15,12 +13,12 @@ constexpr auto kDeck = [] {
 }  // namespace
 
 Stacks deal(int colors, std::uint64_t seed, std::uint64_t game) {
-  Stacks s;
+  Stacks s{};  // unused colours' entries are zero, so equal deals compare equal
   s.colors = colors;
   s.tiles = kDeck;
   Rng rng(seed, game, Stream::deal);
   for (int i = kMaxTiles - 1; i > 1; --i) {
-    const int j = boost::random::uniform_int_distribution<int>(0, i - 1)(rng);
+    const int j = int(uniform_below(rng, std::uint32_t(i)));  // Boost's numbers, faster
     std::swap(s.tiles[i - 1], s.tiles[j]);
   }
   const int n = kMaxTiles - 1;

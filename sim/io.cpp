@@ -1,14 +1,19 @@
 #include "sim/io.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 
 namespace carc::sim {
 
 AtomicFile::AtomicFile(const std::string& path) : path_(path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))  // rename would fail at the end
+    throw std::runtime_error("cannot write " + path + ": Is a directory");
   tmp_ = path + ".tmp." + std::to_string(::getpid());
   file_ = std::fopen(tmp_.c_str(), "wb");
   if (!file_) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
@@ -48,6 +53,14 @@ void AtomicFile::commit() {
     std::remove(tmp_.c_str());
     throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(ok ? errno : err));
   }
+}
+
+bool same_path(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  std::error_code e1, e2, e3, e4;
+  const auto ca = fs::weakly_canonical(fs::absolute(a, e1), e2);
+  const auto cb = fs::weakly_canonical(fs::absolute(b, e3), e4);
+  return e1 || e2 || e3 || e4 ? a == b : ca == cb;
 }
 
 }  // namespace carc::sim

@@ -30,4 +30,7 @@ class AtomicFile {
   std::FILE* file_ = nullptr;
 };
 
+// Whether two paths name the same file (".", "..", symbolic links resolved where they exist).
+bool same_path(const std::string& a, const std::string& b);
+
 }  // namespace carc::sim

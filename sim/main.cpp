@@ -17,6 +17,11 @@ const Command kCommands[] = {
     {"run", carc::sim::cmd_run, "play many seeded games, print a summary, write results JSON (--out)"},
     {"replay", carc::sim::cmd_replay, "print the game log of one game (--seed, --game)"},
     {"policies", carc::sim::cmd_policies, "list placement and scoring-order policies with their parameters"},
+    {"compare", carc::sim::cmd_compare, "policies on the same seeded games: paired difference with CI, wins/draws/losses (--out)"},
+    {"sweep", carc::sim::cmd_sweep, "difficulty table over colours x meeples: mean, quantiles, goal rates (--out)"},
+    {"verify", carc::sim::cmd_verify, "replay game logs through the engine, report the first inconsistency of each"},
+    {"bench", carc::sim::cmd_bench, "games/s per policy on 1 and all threads, engine micro-benchmarks (--json, --markdown)"},
+    {"merge", carc::sim::cmd_merge, "join results files of shards of one study into the file of their union (--out)"},
 };
 
 void usage(std::ostream& os) {

@@ -26,6 +26,12 @@ struct RunOutcome {
 
 RunOutcome run_games(const RunRequest& req);
 
+// Plays req.config's games in batches from req.config.first_game on: first `first_batch`
+// games, then as next_checkpoint (sim/paired.hpp) says, until the mean's 95% CI half-width
+// is at most `half_width` or req.config.games (the cap) are played. The outcome covers
+// [first_game, first_game + games_done) like run_games'; partial only when stopped.
+RunOutcome run_until_ci(const RunRequest& req, double half_width, std::uint64_t first_batch = 1000);
+
 int default_threads();
 
 }  // namespace carc::sim

@@ -1,0 +1,87 @@
+// `greedy`: the move with the best immediate outcome of this turn. Outcomes compare by
+// the lowest score after the turn, then the total score, then whether the game goes on
+// (a forced meeple the colour does not have ends it), then the meeples in all supplies;
+// ties are broken uniformly at random.
+//
+// Only a move that completes something can change the scores or the supplies this turn,
+// and placement_analysis tells which those are without copying the State; only they are
+// played on a copy (scored with the registry's "best" order). Every other move has the
+// outcome of "nothing scored", which needs no copy at all.
+#include "policies/lookahead.hpp"
+#include "policies/placement_analysis.hpp"
+
+namespace carc {
+namespace {
+
+struct Outcome {
+  int low, total, alive, supply;
+  auto operator<=>(const Outcome&) const = default;
+};
+
+Outcome outcome_of(const State& s, bool alive) {
+  Outcome o{s.lowest_score(), 0, alive, 0};
+  for (int c = 0; c < s.colors(); ++c) {
+    o.total += s.score(c);
+    o.supply += s.supply(c);
+  }
+  return o;
+}
+
+class Greedy final : public PlacementPolicy {
+ public:
+  Greedy() : scoring_(make_lookahead_scoring()) {}
+
+  Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
+    const State& s = obs.state();
+    const int type = obs.tile();
+    const bool has_meeple = s.supply(s.to_move()) > 0;
+    const Outcome quiet = outcome_of(s, true);
+    Outcome best{-1, 0, 0, 0};
+    n_ties_ = 0;
+    CellNeighbours nb;
+    PlacementEffect e;
+    for (const Placement& p : legal) {
+      if (p.cell != nb.cell) nb.load(s, p);
+      analyse_placement(s, type, p, nb, e);
+      const bool alive = has_meeple || e.free_mask == 0;
+      std::uint8_t options = has_meeple ? e.free_mask : 0;
+      do {
+        Move m{p, Move::kNoMeeple};
+        if (options) {
+          m.seg = std::uint8_t(__builtin_ctz(options));
+          options &= std::uint8_t(options - 1);
+        }
+        Outcome o = quiet;
+        o.alive = alive;
+        if (e.completes) {
+          scratch_ = s;
+          apply_move(scratch_, type, m, *scoring_, rng);
+          o = outcome_of(scratch_, alive);
+        }
+        if (o > best) {
+          best = o;
+          n_ties_ = 0;
+        }
+        if (o == best) ties_[n_ties_++] = m;
+      } while (options);
+    }
+    if (n_ties_ == 1) return ties_[0];
+    return ties_[uniform_below(rng, std::uint32_t(n_ties_))];
+  }
+
+ private:
+  std::unique_ptr<ScoringPolicy> scoring_;
+  State scratch_;
+  int n_ties_ = 0;
+  std::array<Move, kMaxPlacements * kMaxSegs> ties_;
+};
+
+const bool registered = register_placement(
+    {"greedy",
+     "best immediate outcome: lowest score after the turn, then total, then the game going "
+     "on, then meeples in supply (turn scored with the 'best' order); ties at random",
+     {}},
+    [](const Params&) { return std::make_unique<Greedy>(); });
+
+}  // namespace
+}  // namespace carc

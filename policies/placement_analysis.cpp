@@ -1,0 +1,105 @@
+#include "policies/placement_analysis.hpp"
+
+namespace carc {
+
+void CellNeighbours::load(const State& s, const Placement& p) {
+  cell = p.cell;
+  empty = 0;
+  for (int d = 0; d < 8; ++d) {
+    tile[d] = std::int16_t(s.tile_at(p.x + kDx[d], p.y + kDy[d]));
+    empty += tile[d] < 0;
+  }
+}
+
+void analyse_placement(const State& s, int type, const Placement& p, const CellNeighbours& nb,
+                       PlacementEffect& out) {
+  const Oriented& o = kOriented[type][p.rot];
+  const TileDef& def = kBaseTiles[type];
+
+  // The board feature behind each edge of the tile (-1: no tile there, or a field edge).
+  std::array<std::int16_t, 4>& root = out.edge_root;
+  for (int d = 0; d < 4; ++d) {
+    root[d] = -1;
+    if (o.seg[d] < 0 || nb.tile[d] < 0) continue;
+    const PlacedTile& u = s.tile(nb.tile[d]);
+    root[d] = std::int16_t(s.feature_of(nb.tile[d], kOriented[u.type][u.rot].seg[opposite(d)]));
+  }
+  // Segments of the tile that touch one board feature become one feature.
+  std::array<int, kMaxSegs> group{0, 1, 2, 3};
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < a; ++b) {
+      if (root[a] < 0 || root[a] != root[b]) continue;
+      const int ga = group[o.seg[a]], gb = group[o.seg[b]];
+      if (ga == gb) continue;
+      for (int& g : group)
+        if (g == ga) g = gb;
+    }
+
+  out.n_feats = 0;
+  std::array<int, kMaxSegs> feat_of_group{-1, -1, -1, -1};
+  for (int sg = 0; sg < def.nseg; ++sg) {
+    int& fi = feat_of_group[group[sg]];
+    if (fi < 0) {
+      fi = out.n_feats++;
+      JoinedFeature& f = out.feats[fi];
+      f.kind = def.segs[sg].kind;
+      f.segs = 0;
+      f.open = f.kind == SegKind::monastery ? std::uint8_t(nb.empty) : 0;
+      f.tiles = 1;
+      f.pennants = 0;
+      f.meeple_total = 0;
+      f.meeples.fill(0);
+      f.n_roots = 0;
+    }
+    JoinedFeature& f = out.feats[fi];
+    f.segs = std::uint8_t(f.segs | 1u << sg);
+    f.pennants = std::uint8_t(f.pennants + def.segs[sg].pennant);
+    out.feat_of_seg[sg] = std::int8_t(fi);
+  }
+  // Open edges: a new edge opens where no tile is, and each joined edge closes one of the
+  // board feature's. Values stay small, so int arithmetic then one narrowing.
+  std::array<int, kMaxSegs> open{};
+  for (int i = 0; i < out.n_feats; ++i) open[i] = out.feats[i].open;
+  for (int d = 0; d < 4; ++d) {
+    if (o.seg[d] < 0) continue;
+    const int fi = out.feat_of_seg[o.seg[d]];
+    JoinedFeature& f = out.feats[fi];
+    if (root[d] < 0) {
+      ++open[fi];
+      continue;
+    }
+    --open[fi];
+    bool seen = false;
+    for (int r = 0; r < f.n_roots; ++r) seen |= f.roots[r] == root[d];
+    if (seen) continue;
+    const Feature& bf = s.feature(root[d]);
+    f.roots[f.n_roots++] = std::uint16_t(root[d]);
+    open[fi] += bf.open;
+    f.tiles = std::uint8_t(f.tiles + bf.tiles);
+    f.pennants = std::uint8_t(f.pennants + bf.pennants);
+    f.meeple_total = std::uint8_t(f.meeple_total + bf.meeple_total);
+    for (int c = 0; c < kMaxColors; ++c) f.meeples[c] = std::uint8_t(f.meeples[c] + bf.meeples[c]);
+  }
+  out.free_mask = 0;
+  out.completes = false;
+  for (int i = 0; i < out.n_feats; ++i) {
+    JoinedFeature& f = out.feats[i];
+    f.open = std::uint8_t(open[i]);
+    if (f.kind == SegKind::monastery || f.meeple_total == 0) out.free_mask |= f.segs;
+    out.completes |= f.open == 0;
+  }
+  out.n_near = 0;
+  for (int d = 0; d < 8; ++d) {
+    const int v = nb.tile[d];
+    if (v < 0) continue;
+    const int ms = kMonasterySeg[s.tile(v).type];
+    if (ms < 0) continue;
+    const int r = s.feature_of(v, ms);
+    const Feature& m = s.feature(r);
+    if (m.open == 0) continue;  // finished earlier
+    out.near[out.n_near++] = NearMonastery{std::uint16_t(r), std::uint8_t(m.open - 1)};
+    out.completes |= m.open == 1;
+  }
+}
+
+}  // namespace carc

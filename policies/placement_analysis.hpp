@@ -1,0 +1,65 @@
+// What placing the tile in hand would do, read off the State without copying it: the
+// features each segment of the tile would belong to (merged with the board features it
+// touches), their open edges, pennants and meeples afterwards, which of them the placement
+// completes, and the unfinished monasteries around the cell.
+//
+// Exact for open edges, pennants, meeples, free segments and completion (so a policy can
+// tell cheaply which moves can score this turn and only copy the State for those). The
+// tile count is an estimate: a tile that belongs to two of the merged features (a ring
+// of city closed by an H or I tile) is counted twice.
+#pragma once
+#include <array>
+#include <cstdint>
+
+#include "core/state.hpp"
+
+namespace carc {
+
+// The 8 cells around a placement's cell (kNeighbour order: N, E, S, W, NE, SE, SW, NW):
+// tile index or -1. Placements of one cell share it, so callers load it once per cell.
+struct CellNeighbours {
+  int cell = -1;
+  int empty = 0;  // empty cells among the 8
+  std::array<std::int16_t, 8> tile{};
+  void load(const State& s, const Placement& p);
+};
+
+// One feature as it would be after the placement (before the meeple and before scoring).
+struct JoinedFeature {
+  SegKind kind;
+  std::uint8_t segs;   // bit s: segment s of the tile belongs to it
+  std::uint8_t open;   // open edges; monastery: empty cells around
+  std::uint8_t tiles;  // distinct tiles (estimate, see above); monastery: 1
+  std::uint8_t pennants;
+  std::uint8_t meeple_total;
+  std::array<std::uint8_t, kMaxColors> meeples;
+  std::uint8_t n_roots;                 // board features merged into it
+  std::array<std::uint16_t, 4> roots;
+  bool complete() const { return open == 0; }
+  // Points if it were completed now (rules.md step 3; a monastery 9).
+  int points() const {
+    return kind == SegKind::road ? tiles : kind == SegKind::city ? 2 * (tiles + pennants) : 9;
+  }
+};
+
+// An unfinished monastery next to the cell, and its empty cells once the tile is placed.
+struct NearMonastery {
+  std::uint16_t root;
+  std::uint8_t open_after;
+};
+
+struct PlacementEffect {
+  int n_feats = 0;
+  std::array<JoinedFeature, kMaxSegs> feats;
+  std::array<std::int8_t, kMaxSegs> feat_of_seg;  // index into feats per tile segment
+  std::array<std::int16_t, 4> edge_root;  // per direction: the board feature joined, or -1
+  std::uint8_t free_mask = 0;  // as State::free_segments
+  int n_near = 0;
+  std::array<NearMonastery, 8> near;
+  bool completes = false;  // a feature of the tile or a monastery around it completes
+};
+
+void analyse_placement(const State& s, int type, const Placement& p, const CellNeighbours& nb,
+                       PlacementEffect& out);
+
+}  // namespace carc

@@ -1,0 +1,216 @@
+#!/usr/bin/python3
+"""PNG plots of carcsolo output files (needs Debian's python3-matplotlib and python3-numpy).
+
+    scripts/plot.py FILE... [--out-dir DIR]
+
+Per input file NAME.json, by its "format":
+  carcassonne-solo-results/1  NAME-hist.png   result histogram, p10/p50/p90 and mean marked
+                              NAME-goals.png  goal rates with their Wilson 95% intervals
+  carcassonne-solo-compare/1  NAME-hist.png   the policies' histograms overlaid
+                              NAME-goals.png  goal rates per policy, Wilson 95% intervals
+  carcassonne-solo-sweep/1    NAME-curve.png  mean result (95% CI) and goal rates against
+                                              meeples, one line per colour count
+A document with a "runs" list of results documents and any other format id (a policy
+table) gets NAME-hist.png and NAME-goals.png like a comparison.
+Every interval drawn is read from the file; nothing is re-estimated. Prints what it wrote.
+"""
+import argparse
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+RESULTS = "carcassonne-solo-results/1"
+COMPARE = "carcassonne-solo-compare/1"
+SWEEP = "carcassonne-solo-sweep/1"
+CURVE_GOALS = ["total_40", "total_50", "total_60", "all_tiles"]
+# The goals in the order of docs/rules.md (JSON objects do not keep an order).
+GOALS = ["road_10", "road_10_2c", "road_10_3c", "road_5_3c", "city_16", "city_16_2c",
+         "city_16_3c", "city_8_10_3c", "monastery_3", "monastery_4", "total_40", "total_50",
+         "total_60", "all_tiles"]
+
+
+def short(spec):
+    """A policy spec shortened for legends: the name, with its parameter values when
+    they fit (the files hold the full spec)."""
+    name, _, params = spec.partition(":")
+    if not params:
+        return name
+    values = ",".join(p.split("=", 1)[-1] for p in params.split(","))
+    return f"{name}({values})" if len(values) <= 24 else name
+
+
+def label(run):
+    c = run["config"]
+    return f'{short(c["placement_policy"])} / {short(c["scoring_policy"])}'
+
+
+def bin_width(runs):
+    """Integer bins, at most about 40 over the range of all the runs' results."""
+    lo = min(r["result"]["min"] for r in runs)
+    hi = max(r["result"]["max"] for r in runs)
+    return max(1, -(-(hi - lo + 1) // 40))
+
+
+def histogram(run, width, lo, hi):
+    """Fractions of games per bin [lo + i*width, lo + (i+1)*width), zeros included;
+    returns the bins' left edges and the fractions."""
+    edges = np.arange(lo, hi + width + 1, width)
+    freq = np.zeros(len(edges) - 1)
+    total = max(1, run["games"])
+    for v, c in run["result"]["histogram"]:
+        freq[(v - lo) // width] += c / total
+    return edges[:-1], freq
+
+
+def ylabel(width):
+    return "fraction of games" + ("" if width == 1 else f" per {width} points")
+
+
+def plot_histogram(run, path):
+    w = bin_width([run])
+    lo = run["result"]["min"] // w * w
+    left, freq = histogram(run, w, lo, run["result"]["max"])
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    # Bars centred on the values they count (a bin of width 1 is the value itself).
+    ax.bar(left + (w - 1) / 2, freq, width=w, color="#4c72b0", edgecolor="none")
+    q = run["result"]["quantiles"]
+    for key, style in (("p10", ":"), ("p50", "--"), ("p90", ":")):
+        ax.axvline(q[key], color="black", linestyle=style, linewidth=1)
+        ax.annotate(key, (q[key], ax.get_ylim()[1] * 0.95), ha="center", fontsize=8,
+                    backgroundcolor="white")
+    mean = run["result"]["mean"]
+    ax.axvline(mean, color="#c44e52", linewidth=1.5, label=f"mean {mean:.2f}")
+    ax.set_xlabel("result (lowest colour's final score)")
+    ax.set_ylabel(ylabel(w))
+    ax.set_title(f'{label(run)}: {run["games"]:,} games, {run["config"]["colors"]} colours x '
+                 f'{run["config"]["meeples"]} meeples')
+    ax.legend()
+    save(fig, path)
+
+
+def plot_overlaid(runs, path, title):
+    w = bin_width(runs)
+    lo = min(r["result"]["min"] for r in runs) // w * w
+    hi = max(r["result"]["max"] for r in runs)
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for run in runs:
+        left, freq = histogram(run, w, lo, hi)
+        x = np.append(left, left[-1] + w) - 0.5  # edges, so each step spans its bin
+        y = np.append(freq, freq[-1])
+        line, = ax.step(x, y, where="post", linewidth=1.5,
+                        label=f'{label(run)} (mean {run["result"]["mean"]:.2f})')
+        ax.fill_between(x, y, step="post", alpha=0.15, color=line.get_color())
+        ax.axvline(run["result"]["mean"], color=line.get_color(), linestyle="--", linewidth=1)
+    ax.set_xlabel("result (lowest colour's final score)")
+    ax.set_ylabel(ylabel(w))
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    save(fig, path)
+
+
+def plot_goals(runs, path, title):
+    goals = [g for g in GOALS if g in runs[0]["goals"]]
+    x = np.arange(len(goals))
+    width = 0.8 / len(runs)
+    fig, ax = plt.subplots(figsize=(10, 4.5))
+    for i, run in enumerate(runs):
+        rates = np.array([run["goals"][g]["rate"] for g in goals]) * 100
+        lo = np.array([run["goals"][g]["wilson95"][0] for g in goals]) * 100
+        hi = np.array([run["goals"][g]["wilson95"][1] for g in goals]) * 100
+        ax.bar(x + (i - (len(runs) - 1) / 2) * width, rates, width,
+               yerr=[rates - lo, hi - rates], capsize=2, label=label(run))
+    ax.set_xticks(x, goals, rotation=45, ha="right")
+    ax.set_ylabel("games achieving the goal (%), Wilson 95% interval")
+    ax.set_title(title)
+    if len(runs) > 1:
+        ax.legend(fontsize=8)
+    save(fig, path)
+
+
+def plot_sweep(doc, path):
+    runs = doc["runs"]
+    colors = sorted({r["config"]["colors"] for r in runs})
+    fig = plt.figure(figsize=(13, 7))
+    grid = fig.add_gridspec(2, 3)
+    axes = [fig.add_subplot(grid[:, 0])] + [fig.add_subplot(grid[i // 2, 1 + i % 2])
+                                             for i in range(len(CURVE_GOALS))]
+    for k in colors:
+        rs = sorted((r for r in runs if r["config"]["colors"] == k),
+                    key=lambda r: r["config"]["meeples"])
+        m = [r["config"]["meeples"] for r in rs]
+        mean = np.array([r["result"]["mean"] for r in rs])
+        lo = np.array([r["result"]["ci95"][0] for r in rs])
+        hi = np.array([r["result"]["ci95"][1] for r in rs])
+        axes[0].errorbar(m, mean, yerr=[mean - lo, hi - mean], marker="o", capsize=3,
+                         label=f"{k} colours")
+        for ax, g in zip(axes[1:], CURVE_GOALS):
+            rate = np.array([r["goals"][g]["rate"] for r in rs]) * 100
+            glo = np.array([r["goals"][g]["wilson95"][0] for r in rs]) * 100
+            ghi = np.array([r["goals"][g]["wilson95"][1] for r in rs]) * 100
+            ax.errorbar(m, rate, yerr=[rate - glo, ghi - rate], marker="o", capsize=3,
+                        label=f"{k} colours")
+    axes[0].set_title("mean result (95% CI)")
+    axes[0].set_ylabel("result")
+    for ax, g in zip(axes[1:], CURVE_GOALS):
+        ax.set_title(f"{g} (%, Wilson 95%)")
+    for ax in axes:
+        ax.set_xlabel("meeples per colour")
+        ax.legend(fontsize=8)
+    c = doc["config"]
+    fig.suptitle(f'difficulty: {short(c["placement_policy"])} / {short(c["scoring_policy"])}, '
+                 f'{c["games"]:,} games per option')
+    save(fig, path)
+
+
+def save(fig, path):
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    print(path)
+
+
+def plot_file(path, out_dir):
+    with open(path) as f:
+        doc = json.load(f)
+    stem = os.path.join(out_dir or os.path.dirname(path) or ".",
+                        os.path.splitext(os.path.basename(path))[0])
+    fmt = doc.get("format")
+    if fmt == RESULTS:
+        plot_histogram(doc, stem + "-hist.png")
+        plot_goals([doc], stem + "-goals.png", f"goal rates: {label(doc)}, {doc['games']:,} games")
+    elif fmt == SWEEP:
+        plot_sweep(doc, stem + "-curve.png")
+    elif isinstance(doc.get("runs"), list) and doc["runs"] and \
+            all(r.get("format") == RESULTS for r in doc["runs"]):
+        games = doc["runs"][0]["games"]
+        what = "comparison" if fmt == COMPARE else "policies"
+        plot_overlaid(doc["runs"], stem + "-hist.png", f"{what}: {games:,} games each")
+        plot_goals(doc["runs"], stem + "-goals.png", f"goal rates, {games:,} games each")
+    else:
+        raise ValueError(f"{path}: not a carcsolo results, comparison or sweep file")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="+", help="results, compare or sweep JSON files")
+    ap.add_argument("--out-dir", help="where the PNGs go (default: next to each file)")
+    args = ap.parse_args()
+    if args.out_dir:
+        os.makedirs(args.out_dir, exist_ok=True)
+    for path in args.files:
+        try:
+            plot_file(path, args.out_dir)
+        except (OSError, ValueError, KeyError) as e:
+            print(f"plot.py: {e}", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

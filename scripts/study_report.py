@@ -1,0 +1,241 @@
+#!/usr/bin/python3
+"""Writes results/README.md and results/study.json for scripts/study.
+
+    scripts/study_report.py RESULTS_DIR [--param key=value ...]
+
+Every number in the README is read from the JSON files scripts/study wrote into
+RESULTS_DIR (headline.json, compare.json, sweep.json, and policies.md when the policy
+table ran) and from its step log (.steps.tsv: name, seconds, command), which becomes
+study.json.
+"""
+import argparse
+import json
+import os
+import sys
+
+GOALS = ["road_10", "road_10_2c", "road_10_3c", "road_5_3c", "city_16", "city_16_2c",
+         "city_16_3c", "city_8_10_3c", "monastery_3", "monastery_4", "total_40", "total_50",
+         "total_60", "all_tiles"]
+
+
+def load(d, name):
+    path = os.path.join(d, name)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def policy(run):
+    c = run["config"]
+    return f'`{c["placement_policy"].split(":")[0]}` / `{c["scoring_policy"].split(":")[0]}`'
+
+
+def short(run):
+    return run["config"]["placement_policy"].split(":")[0]
+
+
+def specs(docs):
+    """Every policy spec in the documents, with all its parameters."""
+    seen = []
+    for doc in docs:
+        for run in doc.get("runs", [doc]):
+            for key in ("placement_policy", "scoring_policy"):
+                spec = run["config"][key]
+                if spec not in seen:
+                    seen.append(spec)
+    return seen
+
+
+def mean_ci(run):
+    r = run["result"]
+    return f'{r["mean"]:.2f} [{r["ci95"][0]:.2f}, {r["ci95"][1]:.2f}]'
+
+
+def rate(entry):
+    lo, hi = entry["wilson95"]
+    return f'{100 * entry["rate"]:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]'
+
+
+def quantiles(run):
+    q = run["result"]["quantiles"]
+    return f'{q["p10"]} / {q["p50"]} / {q["p90"]}'
+
+
+def minutes(seconds):
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
+
+
+def table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(out) + "\n"
+
+
+def steps_section(steps, names):
+    rows = [(s["name"], f'`{s["command"]}`', minutes(s["seconds"])) for s in steps
+            if s["name"] in names]
+    return "Produced by:\n\n" + table(["step", "command", "time"], rows) if rows else ""
+
+
+def headline_section(doc, steps):
+    c = doc["config"]
+    out = [f"## Headline: {policy(doc)} at the rules' setting\n",
+           f'{c["colors"]} colours x {c["meeples"]} meeples, seed {c["seed"]}, games '
+           f'[{c["first_game"]}, {c["first_game"] + c["games"]}), played until the 95% CI '
+           f'half-width of the mean was at most {doc["until_ci"]["half_width"]} '
+           f'(cap {doc["until_ci"]["cap"]:,} games; reached: '
+           f'{"yes" if doc["until_ci"]["met"] else "no"}).\n']
+    ends = doc["end_reasons"]
+    out.append(table(["games", "mean [95% CI]", "std", "p10 / p50 / p90", "min", "max",
+                      "no_meeple", "tiles_exhausted", "tiles placed"],
+                     [(f'{doc["games"]:,}', mean_ci(doc), f'{doc["result"]["std"]:.2f}',
+                       quantiles(doc), doc["result"]["min"], doc["result"]["max"],
+                       rate(ends["no_meeple"]), rate(ends["tiles_exhausted"]),
+                       f'{doc["tiles_placed"]["mean"]:.1f}')]))
+    out.append("\n![result histogram](headline-hist.png)\n")
+    out.append(steps_section(steps, {"headline"}))
+    return "\n".join(out)
+
+
+def compare_section(doc, steps):
+    runs, d, c = doc["runs"], doc["difference"], doc["config"]
+    a, b = short(runs[0]), short(runs[1])
+    out = [f"## Comparison: {b} against {a}\n",
+           f'Both policies played the same {c["games"]:,} games (games [{c["first_game"]}, '
+           f'{c["first_game"] + c["games"]}) of seed {c["seed"]}, {c["colors"]} colours x '
+           f'{c["meeples"]} meeples): common random numbers, so the difference is taken game '
+           f'by game.\n']
+    out.append(table(["policy", "mean [95% CI]", "p10 / p50 / p90", "games/s"],
+                     [(policy(r), mean_ci(r), quantiles(r),
+                       f'{r["performance"]["games_per_second"]:.1f}') for r in runs]))
+    out.append(f'\n**{b} - {a}: {d["mean"]:+.2f} [{d["ci95"][0]:+.2f}, {d["ci95"][1]:+.2f}]** '
+               f'points per game (paired 95% CI); {b} wins {d["wins"]:,}, draws '
+               f'{d["draws"]:,} and loses {d["losses"]:,} of the {d["games"]:,} games.\n')
+    out.append("\n![overlaid histograms](compare-hist.png)\n")
+    out.append(steps_section(steps, {"comparison"}))
+    return "\n".join(out)
+
+
+def sweep_section(doc, steps):
+    c = doc["config"]
+    out = [f'## Difficulty: colours x meeples\n',
+           f'{policy(doc["runs"][0])}, {c["games"]:,} games per '
+           f'option (games [{c["first_game"]}, {c["first_game"] + c["games"]}) of seed '
+           f'{c["seed"]}, the same tile orders for every meeple count). Rates with their '
+           f'Wilson 95% intervals.\n']
+    rows = []
+    for r in doc["runs"]:
+        g, e = r["goals"], r["end_reasons"]
+        rows.append((r["config"]["colors"], r["config"]["meeples"], mean_ci(r), quantiles(r),
+                     rate(g["total_40"]), rate(g["total_50"]), rate(g["total_60"]),
+                     rate(g["all_tiles"]), f'{100 * e["no_meeple"]["rate"]:.1f}% / '
+                     f'{100 * e["tiles_exhausted"]["rate"]:.1f}%'))
+    out.append(table(["colours", "meeples", "mean [95% CI]", "p10 / p50 / p90", "total_40",
+                      "total_50", "total_60", "all_tiles", "end: no_meeple / tiles_exhausted"],
+                     rows))
+    for t in doc.get("targets", []):
+        out.append(f'\nClosest to {t["target"]} = {t["value"]}: **{t["colors"]} colours x '
+                   f'{t["meeples"]} meeples** ({t["achieved"]:.4g}).\n')
+    out.append("\n![difficulty curve](sweep-curve.png)\n")
+    out.append(steps_section(steps, {"sweep"}))
+    return "\n".join(out)
+
+
+def goal_section(headline, compare):
+    cols, runs = [], []
+    if headline:
+        cols.append(f"{short(headline)} (headline, {headline['games']:,} games)")
+        runs.append(headline)
+    if compare:
+        for r in compare["runs"]:
+            cols.append(f"{short(r)} ({r['games']:,} games)")
+            runs.append(r)
+    if not runs:
+        return ""
+    header = ["goal"] + cols
+    if compare:
+        a, b = short(compare["runs"][0]), short(compare["runs"][1])
+        header.append(f"{b} - {a} (paired 95% CI)")
+    rows = []
+    for g in GOALS:
+        row = [g] + [rate(r["goals"][g]) for r in runs]
+        if compare:
+            e = compare["difference"]["goals"][g]
+            row.append(f'{100 * e["difference"]:+.2f} [{100 * e["ci95"][0]:+.2f}, '
+                       f'{100 * e["ci95"][1]:+.2f}] pp')
+        rows.append(row)
+    out = ["## Goals\n",
+           "The 14 goals of the rules at the rules' setting: share of games achieving each, "
+           "with the Wilson 95% interval from the files.\n", table(header, rows)]
+    if headline:
+        out.append("\n![goal rates, headline](headline-goals.png)\n")
+    if compare:
+        out.append("\n![goal rates, comparison](compare-goals.png)\n")
+    return "\n".join(out)
+
+
+def policy_table_section(d, steps):
+    path = os.path.join(d, "policies.md")
+    if not os.path.exists(path):
+        return ""
+    with open(path) as f:
+        text = f.read()
+    # One level below this page's sections.
+    text = "\n".join("##" + line if line.startswith("#") else line for line in text.splitlines())
+    out = ["## Policy table\n", f"From [policies.md](policies.md) and policies.json.\n", text]
+    if os.path.exists(os.path.join(d, "policies-hist.png")):
+        out.append("\n![policies](policies-hist.png)\n")
+    out.append(steps_section(steps, {"policy table"}))
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dir")
+    ap.add_argument("--param", action="append", default=[], help="key=value for study.json")
+    args = ap.parse_args()
+    d = args.dir
+    steps = []
+    steps_path = os.path.join(d, ".steps.tsv")
+    with open(steps_path) as f:
+        for line in f:
+            name, seconds, command = line.rstrip("\n").split("\t", 2)
+            steps.append({"name": name, "seconds": float(seconds), "command": command})
+    params = dict(p.split("=", 1) for p in args.param)
+    headline, compare, sweep = load(d, "headline.json"), load(d, "compare.json"), load(d, "sweep.json")
+    program = next((x["program"] for x in (headline, compare, sweep) if x), {})
+    total = sum(s["seconds"] for s in steps)
+
+    parts = ["# Results\n",
+             f"Written by `scripts/study` (seed {params.get('seed', '?')}, "
+             f"{params.get('threads', '?')} threads, carcsolo {program.get('version', '?')} "
+             f"at {program.get('git', '?')}); it deletes and regenerates this directory. "
+             f"The numbers below are read from the JSON files here by "
+             f"`scripts/study_report.py`; the steps took {minutes(total)} in all. Parameters: "
+             + ", ".join(f"{k}={v}" for k, v in params.items()) + ". Policies, with every "
+             "parameter: " + ", ".join(f"`{s}`" for s in specs(
+                 [x for x in (headline, compare, sweep) if x])) + ".\n",
+             policy_table_section(d, steps)]
+    if headline:
+        parts.append(headline_section(headline, steps))
+    if compare:
+        parts.append(compare_section(compare, steps))
+    if sweep:
+        parts.append(sweep_section(sweep, steps))
+    parts.append(goal_section(headline, compare))
+    parts.append("## All steps\n\n" + table(
+        ["step", "command", "time"],
+        [(s["name"], f'`{s["command"]}`', minutes(s["seconds"])) for s in steps]))
+    with open(os.path.join(d, "README.md"), "w") as f:
+        f.write("\n".join(p for p in parts if p))
+    with open(os.path.join(d, "study.json"), "w") as f:
+        json.dump({"format": "carcassonne-solo-study/1", "parameters": params, "steps": steps,
+                   "seconds": total}, f, indent=2)
+        f.write("\n")
+    os.remove(steps_path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

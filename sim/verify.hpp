@@ -1,0 +1,46 @@
+// Checking game logs (carcassonne-solo-log/1, docs/game-log.md) by replaying them through
+// the engine: draws come from the log's stacks, decisions (placement, meeple, scoring
+// orders) from its turns, and everything the log states that follows from the rules
+// (free segments, scored features, scores, supplies, the end) is compared with what the
+// engine computes. The policies named in the log are not consulted.
+#pragma once
+#include <istream>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace carc::sim {
+
+// The first place where a log and the engine disagree.
+struct Inconsistency {
+  int turn = -1;         // colour-turn number, or -1 outside the turns
+  std::string at;        // "turn 12", "setup", "final scoring", "end"
+  std::string field;     // the log's key, e.g. "free", "scored[1].points", "stacks[2]"
+  std::string expected;  // what the engine computes (or the shape the format requires)
+  std::string got;       // what the log says ("missing" when absent)
+  std::string message() const;  // "turn 12: free: expected [...], got [...]"
+};
+
+// Replays one log document. Returns the first inconsistency, or nothing when the log
+// agrees with the engine throughout. A malformed field of a game log (missing, wrong type,
+// out of range) is an inconsistency too. Throws std::runtime_error only when `log` is not
+// a game log at all (not an object, or its "format" is not carcassonne-solo-log/1).
+std::optional<Inconsistency> verify_game_log(const nlohmann::json& log);
+
+// Reads the documents of a log file one at a time: JSON Lines (blank lines skipped), or a
+// file holding one pretty-printed document (what `replay --out` writes).
+class LogReader {
+ public:
+  explicit LogReader(std::istream& in) : in_(in) {}
+  // The next document and the line it starts on; false at the end. Throws
+  // std::runtime_error on text that is not JSON (`line` then says where).
+  bool next(nlohmann::json& doc, long& line);
+
+ private:
+  std::istream& in_;
+  long line_ = 0;
+  bool any_ = false;
+};
+
+}  // namespace carc::sim

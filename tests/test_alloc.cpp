@@ -1,0 +1,131 @@
+// The game loop allocates nothing once warm, and a run's memory does not grow with its
+// number of games. This test binary's global operator new/delete are replaced by versions
+// that count, but only on a thread inside a CountAllocations scope, so other tests and
+// other threads are not affected.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+
+#include "policies/policy.hpp"
+#include "sim/game.hpp"
+#include "sim/run.hpp"
+
+namespace {
+
+thread_local bool t_counting = false;
+thread_local std::uint64_t t_allocations = 0;
+
+void* allocate(std::size_t n) {
+  if (t_counting) ++t_allocations;
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+
+void* allocate_aligned(std::size_t n, std::align_val_t al) {
+  if (t_counting) ++t_allocations;
+  const std::size_t a = static_cast<std::size_t>(al);
+  const std::size_t rounded = (n + a - 1) / a * a;  // aligned_alloc wants a multiple
+  if (void* p = std::aligned_alloc(a, rounded == 0 ? a : rounded)) return p;
+  throw std::bad_alloc();
+}
+
+// Allocations made by this thread while it lives.
+class CountAllocations {
+ public:
+  CountAllocations() {
+    start_ = t_allocations;
+    t_counting = true;
+  }
+  ~CountAllocations() { t_counting = false; }
+  CountAllocations(const CountAllocations&) = delete;
+  CountAllocations& operator=(const CountAllocations&) = delete;
+  std::uint64_t count() const { return t_allocations - start_; }
+
+ private:
+  std::uint64_t start_;
+};
+
+// Allocations during `games` games of play_game after one warm-up game.
+std::uint64_t allocations_per_games(const std::string& placement, const std::string& scoring,
+                                    int games) {
+  auto p = carc::make_placement_policy(placement);
+  auto s = carc::make_scoring_policy(scoring);
+  carc::sim::GameSpec spec{carc::Config{3, 4}, 5, 0};
+  std::uint64_t sink = std::uint64_t(carc::sim::play_game(spec, *p, *s).result);
+  CountAllocations counter;
+  for (int g = 1; g <= games; ++g) {
+    spec.game = std::uint64_t(g);
+    sink += std::uint64_t(carc::sim::play_game(spec, *p, *s).result);
+  }
+  CHECK(sink > 0);  // the games were played
+  return counter.count();
+}
+
+}  // namespace
+
+void* operator new(std::size_t n) { return allocate(n); }
+void* operator new[](std::size_t n) { return allocate(n); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  try {
+    return allocate(n);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept {
+  return operator new(n, t);
+}
+void* operator new(std::size_t n, std::align_val_t a) { return allocate_aligned(n, a); }
+void* operator new[](std::size_t n, std::align_val_t a) { return allocate_aligned(n, a); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+
+TEST_CASE("the counter sees allocations in its scope and on its thread only") {
+  std::uint64_t outside = 0;
+  {
+    CountAllocations c;
+    auto* v = new std::uint64_t[100];
+    v[0] = 1;
+    outside = v[0];
+    delete[] v;
+    auto* w = new (std::align_val_t(64)) std::uint64_t(2);
+    outside += *w;
+    operator delete(w, std::align_val_t(64));
+    CHECK(c.count() == 2);
+  }
+  auto* v = new std::uint64_t(outside);
+  CHECK(*v == 3);
+  delete v;
+  CountAllocations none;
+  CHECK(none.count() == 0);
+}
+
+TEST_CASE("1,000 games of random placement allocate nothing once warm") {
+  CHECK(allocations_per_games("random", "random", 1000) == 0);
+  CHECK(allocations_per_games("random", "as-found", 1000) == 0);
+}
+
+TEST_CASE("a run's allocations do not depend on its number of games") {
+  auto allocations_of_run = [](std::uint64_t games) {
+    carc::sim::RunRequest req;
+    req.config.games = games;
+    req.config.placement_policy = "random";
+    req.config.scoring_policy = "as-found";
+    req.threads = 1;  // the run's work happens on this thread, where the counter is
+    CountAllocations c;
+    const auto out = carc::sim::run_games(req);
+    CHECK(out.games_done == games);
+    return c.count();
+  };
+  allocations_of_run(10);  // warm-up: the thread pool, the policy registry
+  const std::uint64_t small = allocations_of_run(1000), large = allocations_of_run(20000);
+  CHECK(small == large);
+}

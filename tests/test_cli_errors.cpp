@@ -1,0 +1,199 @@
+// Bad input at the command line (house style 10): every row runs the built binary in a
+// directory of its own and expects exit status 2, exactly one line on stderr naming the
+// option (or file) at fault, nothing on stdout, and no file created or left behind.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "tests/process.hpp"
+
+namespace {
+
+using carc::test::run_carcsolo;
+using carc::test::TempDir;
+
+struct BadCall {
+  std::vector<std::string> args;
+  std::string names;  // must appear in the error line
+};
+
+// Files every row finds in its directory.
+void lay_fixtures(const TempDir& d, const TempDir& shared) {
+  carc::test::fs::create_directory(d / "adir");
+  carc::test::write_text(d / "afile", "plain text\n");
+  carc::test::write_text(d / "bad.json", "{ \"format\": \n");
+  carc::test::write_text(d / "other.json", "{\"format\": \"something-else/1\"}\n");
+  carc::test::write_text(d / "empty.jsonl", "");
+  for (const char* f : {"r1.json", "r2.json", "r1b.json", "log.jsonl"})
+    carc::test::fs::copy_file(shared / f, d / f);
+}
+
+const std::vector<BadCall>& bad_calls() {
+  static const std::vector<BadCall> rows = {
+      // the command itself
+      {{}, "command"},
+      {{"nosuch"}, "nosuch"},
+      // run: numbers
+      {{"run", "--games", "0"}, "--games"},
+      {{"run", "--games", "abc"}, "--games"},
+      {{"run", "--games", "-1"}, "--games"},
+      {{"run", "--games", "1e3"}, "--games"},
+      {{"run", "--games", "12x"}, "--games"},
+      {{"run", "--games", " 5"}, "--games"},
+      {{"run", "--games", "99999999999999999999999"}, "--games"},
+      {{"run", "--games", ""}, "--games"},
+      {{"run", "--games"}, "--games"},
+      {{"run", "--games", "5", "--games", "6"}, "--games"},
+      {{"run", "--first-game", "-1"}, "--first-game"},
+      {{"run", "--first-game", "x"}, "--first-game"},
+      {{"run", "--colors", "1"}, "--colors"},
+      {{"run", "--colors", "7"}, "--colors"},
+      {{"run", "--colors", "three"}, "--colors"},
+      {{"run", "--meeples", "0"}, "--meeples"},
+      {{"run", "--meeples", "13"}, "--meeples"},
+      {{"run", "--seed", "-1"}, "--seed"},
+      {{"run", "--seed", "1.5"}, "--seed"},
+      {{"run", "--seed", "18446744073709551616"}, "--seed"},
+      {{"run", "--threads", "0"}, "--threads"},
+      {{"run", "--threads", "1025"}, "--threads"},
+      {{"run", "--until-ci", "0"}, "--until-ci"},
+      {{"run", "--until-ci", "nan"}, "--until-ci"},
+      {{"run", "--until-ci", "-1"}, "--until-ci"},
+      // run: policies and their parameters
+      {{"run", "--placement", "nosuch"}, "placement"},
+      {{"run", "--placement", "RANDOM"}, "placement"},
+      {{"run", "--placement", "random:depth=3"}, "placement"},
+      {{"run", "--placement", "random:depth"}, "placement"},
+      {{"run", "--placement", ":x=1"}, "placement"},
+      {{"run", "--placement", "mc:rollouts=abc"}, "placement"},
+      {{"run", "--placement", "mc:rollouts=-5"}, "placement"},
+      {{"run", "--placement", "mc:rollout=1.5"}, "placement"},
+      {{"run", "--placement", "mc:rollouts=inf"}, "placement"},
+      {{"run", "--scoring", "nosuch"}, "scoring"},
+      {{"run", "--scoring", "as-found:x=1"}, "scoring"},
+      {{"run", "--scoring", ""}, "scoring"},
+      // run: logs, output paths, conflicts
+      {{"run", "--games", "10", "--log-games", "5"}, "--log-games"},
+      {{"run", "--games", "10", "--log", "l.jsonl", "--log-games", "0"}, "--log-games"},
+      {{"run", "--games", "3", "--log", "l.jsonl", "--log-games", "5"}, "--log-games"},
+      {{"run", "--games", "10", "--out", "nodir/r.json"}, "--out"},
+      {{"run", "--games", "10", "--out", "afile/r.json"}, "--out"},
+      {{"run", "--games", "10", "--out", "adir"}, "--out"},
+      {{"run", "--games", "10", "--out", ""}, "--out"},
+      {{"run", "--games", "10", "--log", "nodir/l.jsonl"}, "--log"},
+      {{"run", "--games", "10", "--out", "r.json", "--log", "nodir/l.jsonl"}, "--log"},
+      {{"run", "--games", "10", "--out", "x.json", "--log", "./x.json"}, "--out"},
+      {{"run", "--bogus"}, "--bogus"},
+      {{"run", "stray"}, "stray"},
+      {{"run", "-q", "-q"}, "quiet"},
+      // replay
+      {{"replay", "--game", "x"}, "--game"},
+      {{"replay", "--game", "-1"}, "--game"},
+      {{"replay", "--colors", "9"}, "--colors"},
+      {{"replay", "--placement", "nosuch"}, "placement"},
+      {{"replay", "--out", "nodir/g.json"}, "--out"},
+      {{"replay", "--out", "adir"}, "--out"},
+      {{"replay", "17"}, "17"},
+      // policies
+      {{"policies", "x"}, "x"},
+      // verify
+      {{"verify"}, "log file"},
+      {{"verify", "nofile.jsonl"}, "nofile.jsonl"},
+      {{"verify", "adir"}, "adir"},
+      {{"verify", "bad.json"}, "bad.json"},
+      {{"verify", "other.json"}, "other.json"},
+      {{"verify", "empty.jsonl"}, "empty.jsonl"},
+      {{"verify", "r1.json"}, "r1.json"},
+      {{"verify", "log.jsonl", "nofile.jsonl"}, "nofile.jsonl"},
+      {{"verify", "--bogus", "log.jsonl"}, "--bogus"},
+      // merge
+      {{"merge"}, "input"},
+      {{"merge", "nofile.json"}, "nofile.json"},
+      {{"merge", "adir"}, "adir"},
+      {{"merge", "bad.json"}, "bad.json"},
+      {{"merge", "other.json"}, "other.json"},
+      {{"merge", "log.jsonl"}, "log.jsonl"},
+      {{"merge", "r1.json", "r2.json"}, "seed"},
+      {{"merge", "r1.json", "r1b.json"}, "overlaps"},
+      {{"merge", "r1.json", "--out", "nodir/m.json"}, "--out"},
+      {{"merge", "r1.json", "--out", "adir"}, "--out"},
+      {{"merge", "r1.json", "--bogus"}, "--bogus"},
+      // compare
+      {{"compare", "--placement", "random"}, "--placement"},
+      {{"compare", "--placement", "random", "--placement", "nosuch"}, "placement"},
+      {{"compare", "--placement", "random", "--placement", "mc:rollout=7"}, "placement"},
+      {{"compare", "--placement", "random", "--placement", "greedy", "--games", "1"}, "--games"},
+      {{"compare", "--placement", "random", "--placement", "greedy", "--threads", "0"}, "--threads"},
+      {{"compare", "--placement", "random", "--placement", "greedy", "--until-ci", "x"}, "--until-ci"},
+      {{"compare", "--placement", "random", "--placement", "greedy", "--out", "nodir/c.json"}, "--out"},
+      {{"compare", "stray"}, "stray"},
+      // sweep
+      {{"sweep", "--meeples", "0..3"}, "--meeples"},
+      {{"sweep", "--meeples", "5..2"}, "--meeples"},
+      {{"sweep", "--meeples", "3,3"}, "--meeples"},
+      {{"sweep", "--colors", "7"}, "--colors"},
+      {{"sweep", "--target", "nosuch=1"}, "--target"},
+      {{"sweep", "--target", "mean=x"}, "--target"},
+      {{"sweep", "--games", "0"}, "--games"},
+      {{"sweep", "--placement", "mc:rollout=7"}, "placement"},
+      {{"sweep", "--out", "nodir/s.json"}, "--out"},
+      // bench
+      {{"bench", "--reps", "0"}, "--reps"},
+      {{"bench", "--seconds", "0"}, "--seconds"},
+      {{"bench", "--only", "x"}, "--only"},
+      {{"bench", "--placement", "nosuch"}, "placement"},
+      {{"bench", "--placement", "mc:rollout=7"}, "placement"},
+      {{"bench", "--json", "nodir/b.json"}, "--json"},
+      {{"bench", "--markdown", "adir"}, "--markdown"},
+  };
+  return rows;
+}
+
+std::string command_line(const std::vector<std::string>& args) {
+  std::string s = "carcsolo";
+  for (const auto& a : args) s += " '" + a + "'";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("every bad invocation: exit 2, one line naming the option, no file written") {
+  TempDir shared;  // files that some rows need: results files and a game log
+  const auto made = [&](const std::vector<std::string>& args) {
+    REQUIRE(run_carcsolo(args, shared.path()).status == 0);
+  };
+  made({"run", "--games", "40", "--seed", "1", "--threads", "1", "-q", "--out", "r1.json",
+        "--log", "log.jsonl", "--log-games", "3"});
+  made({"run", "--games", "40", "--seed", "2", "--threads", "1", "-q", "--out", "r2.json"});
+  made({"run", "--games", "40", "--seed", "1", "--first-game", "20", "--threads", "1", "-q",
+        "--out", "r1b.json"});
+
+  for (const auto& row : bad_calls()) {
+    TempDir d;
+    lay_fixtures(d, shared);
+    const auto before = d.listing();
+    const auto r = run_carcsolo(row.args, d.path());
+    INFO(command_line(row.args));
+    INFO("stderr: " << r.err);
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK((!r.err.empty() && r.err.back() == '\n'));
+    CHECK(r.err.find(row.names) != std::string::npos);
+    CHECK(d.listing() == before);
+  }
+}
+
+TEST_CASE("an output directory that cannot be written: exit 2, nothing left") {
+  if (::geteuid() == 0) return;  // root writes anywhere: nothing to test
+  TempDir d;
+  carc::test::fs::create_directory(d / "ro");
+  carc::test::fs::permissions(d / "ro", carc::test::fs::perms::owner_read |
+                                            carc::test::fs::perms::owner_exec);
+  const auto r = run_carcsolo({"run", "--games", "10", "--out", "ro/r.json"}, d.path());
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--out") != std::string::npos);
+  CHECK(carc::test::fs::is_empty(d / "ro"));
+}

@@ -1,0 +1,177 @@
+// Tests of the research workflows through the built binary: `compare`, `sweep` and
+// `run --until-ci` (their files, their arithmetic against each other, bad input).
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// A scratch directory of this test process, removed at exit.
+struct Scratch {
+  fs::path dir = fs::temp_directory_path() / ("carcsolo-workflows-" + std::to_string(::getpid()));
+  Scratch() { fs::create_directories(dir); }
+  ~Scratch() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  std::string file(const std::string& name) const { return (dir / name).string(); }
+};
+
+const Scratch& scratch() {
+  static const Scratch s;
+  return s;
+}
+
+// Runs `carcsolo ARGS` with stdout and stderr discarded; returns the exit status.
+int carcsolo(const std::string& args) {
+  const std::string cmd = std::string("'") + CARCSOLO_BINARY + "' " + args + " >/dev/null 2>&1";
+  const int status = std::system(cmd.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+json read_json(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  return json::parse(in);
+}
+
+// What must not depend on threads: everything but timings and the program's identity.
+json without_performance(json doc) {
+  doc.erase("performance");
+  doc.erase("program");
+  for (auto& run : doc["runs"]) {
+    run.erase("performance");
+    run.erase("program");
+  }
+  return doc;
+}
+
+}  // namespace
+
+TEST_CASE("compare: a policy against itself draws every game, CI covers 0") {
+  const std::string out = scratch().file("self.json");
+  REQUIRE(carcsolo("compare --placement random --placement random --games 3000 --threads 2 --out " + out) == 0);
+  const json doc = read_json(out);
+  CHECK(doc["format"] == "carcassonne-solo-compare/1");
+  REQUIRE(doc["runs"].size() == 2);
+  CHECK(doc["runs"][0]["format"] == "carcassonne-solo-results/1");
+  const json& d = doc["difference"];
+  CHECK(d["games"] == 3000);
+  CHECK(d["draws"] == 3000);
+  CHECK(d["wins"] == 0);
+  CHECK(d["losses"] == 0);
+  CHECK(d["ci95"][0].get<double>() <= 0.0);
+  CHECK(d["ci95"][1].get<double>() >= 0.0);
+  CHECK(doc["runs"][0]["result"] == doc["runs"][1]["result"]);
+}
+
+TEST_CASE("compare: a stronger policy's CI excludes 0; files agree with `run`") {
+  const std::string out = scratch().file("stronger.json");
+  REQUIRE(carcsolo("compare --scoring as-found --scoring random --games 2000 --seed 3 "
+                   "--first-game 100 --threads 2 --out " + out) == 0);
+  const json doc = read_json(out);
+  const json& d = doc["difference"];
+  CHECK(d["first"] == 0);
+  CHECK(d["second"] == 1);
+  CHECK(d["ci95"][0].get<double>() > 0.0);
+  CHECK(d["wins"].get<int>() + d["draws"].get<int>() + d["losses"].get<int>() == 2000);
+  // The difference of sums is the difference of the two runs' sums.
+  CHECK(d["sum"].get<std::int64_t>() == doc["runs"][1]["result"]["sum"].get<std::int64_t>() -
+                                            doc["runs"][0]["result"]["sum"].get<std::int64_t>());
+  CHECK(d["goals"].size() == 14);
+  // Each run is exactly what `run` writes for the same games.
+  const std::string single = scratch().file("single.json");
+  REQUIRE(carcsolo("run --scoring random --games 2000 --seed 3 --first-game 100 -q --out " +
+                   single) == 0);
+  CHECK(without_performance(read_json(single)) == without_performance(doc["runs"][1]));
+}
+
+TEST_CASE("compare: the file does not depend on the thread count") {
+  const std::string one = scratch().file("t1.json"), two = scratch().file("t2.json");
+  const std::string args = "compare --scoring as-found --scoring random --scoring lowest-first "
+                           "--games 1500 --threads ";
+  REQUIRE(carcsolo(args + "1 --out " + one) == 0);
+  REQUIRE(carcsolo(args + "2 --out " + two) == 0);
+  const json a = read_json(one), b = read_json(two);
+  CHECK(a["differences"].size() == 2);
+  CHECK(without_performance(a) == without_performance(b));
+}
+
+TEST_CASE("compare --until-ci: plays on until the difference's CI is narrow enough") {
+  const std::string out = scratch().file("until.json");
+  REQUIRE(carcsolo("compare --scoring as-found --scoring random --games 500 --until-ci 0.06 "
+                   "--threads 2 --out " + out) == 0);
+  const json doc = read_json(out);
+  const auto games = doc["config"]["games"].get<std::uint64_t>();
+  CHECK(games > 500);
+  const auto ci = doc["difference"]["ci95"];
+  CHECK((ci[1].get<double>() - ci[0].get<double>()) / 2 <= 0.06);
+  CHECK(doc["runs"][0]["config"]["games"] == games);
+  CHECK(doc["runs"][0]["config"]["first_game"] == 0);
+}
+
+TEST_CASE("run --until-ci: stops at a checkpoint and names the exact game range") {
+  const std::string out = scratch().file("run_until.json");
+  REQUIRE(carcsolo("run --until-ci 0.05 --games 100000 --first-game 7 --threads 2 -q --out " +
+                   out) == 0);
+  const json doc = read_json(out);
+  const auto games = doc["config"]["games"].get<std::uint64_t>();
+  CHECK(games > 1000);
+  CHECK(games < 100000);
+  CHECK(doc["until_ci"]["met"] == true);
+  const auto ci = doc["result"]["ci95"];
+  CHECK((ci[1].get<double>() - ci[0].get<double>()) / 2 <= 0.05);
+  // The same range played in one go gives the same statistics.
+  const std::string plain = scratch().file("run_plain.json");
+  REQUIRE(carcsolo("run --games " + std::to_string(games) + " --first-game 7 -q --out " + plain) == 0);
+  json a = without_performance(doc);
+  a.erase("until_ci");
+  CHECK(a == without_performance(read_json(plain)));
+}
+
+TEST_CASE("sweep: more meeples, higher mean; one results document per option") {
+  const std::string out = scratch().file("sweep.json");
+  REQUIRE(carcsolo("sweep --meeples 2..3,6 --colors 3,4 --games 1500 --threads 2 "
+                   "--target mean=4.1 --out " + out) == 0);
+  const json doc = read_json(out);
+  CHECK(doc["format"] == "carcassonne-solo-sweep/1");
+  REQUIRE(doc["runs"].size() == 6);
+  for (int c = 0; c < 2; ++c) {
+    const json& two = doc["runs"][3 * c];
+    const json& six = doc["runs"][3 * c + 2];
+    CHECK(two["config"]["colors"] == 3 + c);
+    CHECK(two["config"]["meeples"] == 2);
+    CHECK(six["config"]["meeples"] == 6);
+    CHECK(six["result"]["ci95"][0].get<double>() > two["result"]["ci95"][1].get<double>());
+  }
+  // Closest to a mean of 4.1: three colours with three meeples (about 4.1), by construction
+  // of the other options (2 meeples about 3.3, 6 meeples about 6.7; 4 colours lower).
+  REQUIRE(doc["targets"].size() == 1);
+  CHECK(doc["targets"][0]["colors"] == 3);
+  CHECK(doc["targets"][0]["meeples"] == 3);
+}
+
+TEST_CASE("compare and sweep: bad input is exit status 2 and no file") {
+  const std::string out = scratch().file("bad.json");
+  CHECK(carcsolo("compare --placement random --games 10 --out " + out) == 2);
+  CHECK(carcsolo("compare --placement random --placement random --scoring random --scoring "
+                 "random --scoring random --out " + out) == 2);
+  CHECK(carcsolo("compare --placement random --placement nosuch --out " + out) == 2);
+  CHECK(carcsolo("compare --scoring random --scoring as-found --until-ci 0 --out " + out) == 2);
+  CHECK(carcsolo("sweep --meeples 8..2 --out " + out) == 2);
+  CHECK(carcsolo("sweep --meeples 2,2 --out " + out) == 2);
+  CHECK(carcsolo("sweep --colors 7 --out " + out) == 2);
+  CHECK(carcsolo("sweep --target total_99=0.5 --out " + out) == 2);
+  CHECK(carcsolo("sweep --target total_50=1.5 --out " + out) == 2);
+  CHECK_FALSE(fs::exists(out));
+}
