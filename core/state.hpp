@@ -159,6 +159,9 @@ class State {
   const OpenCell& open_cell(int j) const { return open_[j]; }
   // Tile index at (x, y), or -1 when the cell is empty.
   int tile_at(int x, int y) const;
+  // The same by board index, without the coordinate check: only for cells next to (edge
+  // or corner) an open cell, which place() itself reads the same way.
+  int tile_near(int cell) const { return cell_[cell] < kMaxTiles ? cell_[cell] : -1; }
   // Feature root of a slot (tile index * 4 + segment) and its record.
   int feature_of(int tile, int seg) const { return feat_[tile * kMaxSegs + seg]; }
   const Feature& feature(int root) const { return feats_[root]; }

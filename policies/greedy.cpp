@@ -1,11 +1,12 @@
 // `greedy`: the move with the best immediate outcome of this turn. Outcomes compare by
 // the lowest score after the turn, then the total score, then whether the game goes on
 // (a forced meeple the colour does not have ends it), then the meeples in all supplies;
-// ties are broken uniformly at random.
+// ties are broken uniformly at random (with snug=1 first toward placements with more
+// tiles among the 8 cells around: a compact board finishes monasteries and features).
 //
 // Only a move that completes something can change the scores or the supplies this turn,
-// and placement_analysis tells which those are without copying the State; only they are
-// played on a copy (scored with the registry's "best" order). Every other move has the
+// and placement_analysis tells which those are without copying the State (most at a glance:
+// no segment of the tile is enclosed by tiles); only they are played on a copy (scored with the registry's "best" order). Every other move has the
 // outcome of "nothing scored", which needs no copy at all.
 #include "policies/lookahead.hpp"
 #include "policies/placement_analysis.hpp"
@@ -14,12 +15,12 @@ namespace carc {
 namespace {
 
 struct Outcome {
-  int low, total, alive, supply;
+  int low, total, alive, supply, snug;
   auto operator<=>(const Outcome&) const = default;
 };
 
 Outcome outcome_of(const State& s, bool alive) {
-  Outcome o{s.lowest_score(), 0, alive, 0};
+  Outcome o{s.lowest_score(), 0, alive, 0, 0};
   for (int c = 0; c < s.colors(); ++c) {
     o.total += s.score(c);
     o.supply += s.supply(c);
@@ -29,22 +30,27 @@ Outcome outcome_of(const State& s, bool alive) {
 
 class Greedy final : public PlacementPolicy {
  public:
-  Greedy() : scoring_(make_lookahead_scoring()) {}
+  explicit Greedy(bool snug) : snug_(snug), scoring_(make_lookahead_scoring()) {}
 
   Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
     const State& s = obs.state();
     const int type = obs.tile();
     const bool has_meeple = s.supply(s.to_move()) > 0;
     const Outcome quiet = outcome_of(s, true);
-    Outcome best{-1, 0, 0, 0};
+    Outcome best{-1, 0, 0, 0, 0};
     n_ties_ = 0;
     CellNeighbours nb;
     PlacementEffect e;
     for (const Placement& p : legal) {
       if (p.cell != nb.cell) nb.load(s, p);
-      analyse_placement(s, type, p, nb, e);
-      const bool alive = has_meeple || e.free_mask == 0;
-      std::uint8_t options = has_meeple ? e.free_mask : 0;
+      std::uint8_t free_mask = 0;
+      const bool completes = !surely_quiet(type, p.rot, nb, free_mask) && [&] {
+        analyse_placement(s, type, p, nb, e);
+        free_mask = e.free_mask;
+        return e.completes;
+      }();
+      const bool alive = has_meeple || free_mask == 0;
+      std::uint8_t options = has_meeple ? free_mask : 0;
       do {
         Move m{p, Move::kNoMeeple};
         if (options) {
@@ -53,11 +59,13 @@ class Greedy final : public PlacementPolicy {
         }
         Outcome o = quiet;
         o.alive = alive;
-        if (e.completes) {
+        o.supply -= m.seg != Move::kNoMeeple;
+        if (completes) {
           scratch_ = s;
           apply_move(scratch_, type, m, *scoring_, rng);
           o = outcome_of(scratch_, alive);
         }
+        o.snug = snug_ ? 8 - nb.empty : 0;
         if (o > best) {
           best = o;
           n_ties_ = 0;
@@ -70,6 +78,7 @@ class Greedy final : public PlacementPolicy {
   }
 
  private:
+  bool snug_;
   std::unique_ptr<ScoringPolicy> scoring_;
   State scratch_;
   int n_ties_ = 0;
@@ -80,8 +89,8 @@ const bool registered = register_placement(
     {"greedy",
      "best immediate outcome: lowest score after the turn, then total, then the game going "
      "on, then meeples in supply (turn scored with the 'best' order); ties at random",
-     {}},
-    [](const Params&) { return std::make_unique<Greedy>(); });
+     {{"snug", 0, "1: among equal outcomes, prefer placements with more tiles around"}}},
+    [](const Params& p) { return std::make_unique<Greedy>(p.get("snug") != 0); });
 
 }  // namespace
 }  // namespace carc

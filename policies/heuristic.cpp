@@ -1,14 +1,15 @@
 // `heuristic`: the move with the best HeuristicEvaluator value (heuristic.hpp).
 //
-// Per turn the evaluator prepares what every move shares: the unseen tiles that fit each
-// open cell (a cell nothing fits makes the features around it hopeless), and the
-// expectation of every unfinished feature with meeples. A move then only changes the few
-// features its tile touches, so it is valued from those deltas; moves that complete
-// something are also played on a State copy for their exact scores and supplies.
+// Per turn the evaluator prepares what every move shares: for each open cell and each
+// feature beside it, how many unseen tiles would end the feature there, and from that the
+// expectation of every unfinished feature with meeples. A move changes only the features
+// its tile touches and the cells around it, so it is valued from those deltas; moves that
+// complete something are also played on a State copy for their exact scores and supplies.
 #include "policies/heuristic.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "policies/lookahead.hpp"
 
@@ -22,11 +23,13 @@ std::vector<ParamInfo> HeuristicWeights::params() {
       {"meeple", d.meeple, "value of a meeple in supply (and of an expected return)"},
       {"empty", d.empty, "penalty per colour whose supply is empty"},
       {"balance", d.balance, "score gap at which a majority colour's award weight falls by e"},
-      {"road_q", d.road_q, "chance per open edge that a road gets finished"},
-      {"city_q", d.city_q, "chance per open edge that a city gets finished"},
-      {"monastery_q", d.monastery_q, "chance per empty cell that a monastery gets surrounded"},
-      {"tau", d.tau, "tiles needed per open edge (late-game discount T/(T+tau*open))"},
-      {"hopeless", d.hopeless, "finishing chance of a feature next to a cell no unseen tile fits"},
+      {"compact", d.compact, "bonus per tile among the 8 cells around the placed tile"},
+      {"share", d.share, "extra weight of a feature's points per additional majority colour"},
+      {"horizon", d.horizon, "draws within which a meeple's return counts"},
+      {"points_horizon", d.points_horizon, "draws within which a feature's points count"},
+      {"road_q", d.road_q, "discount per open end of a road"},
+      {"city_q", d.city_q, "discount per open edge of a city"},
+      {"monastery_q", d.monastery_q, "discount per empty cell around a monastery"},
   };
 }
 
@@ -37,30 +40,85 @@ HeuristicWeights HeuristicWeights::from(const Params& p) {
   w.meeple = p.get("meeple");
   w.empty = p.get("empty");
   w.balance = std::max(1e-6, p.get("balance"));
-  w.road_q = p.get("road_q");
-  w.city_q = p.get("city_q");
-  w.monastery_q = p.get("monastery_q");
-  w.tau = p.get("tau");
-  w.hopeless = p.get("hopeless");
+  w.share = p.get("share");
+  w.compact = p.get("compact");
+  w.horizon = std::max(0.0, p.get("horizon"));
+  w.points_horizon = std::max(0.0, p.get("points_horizon"));
+  w.road_q = std::clamp(p.get("road_q"), 0.0, 1.0);
+  w.city_q = std::clamp(p.get("city_q"), 0.0, 1.0);
+  w.monastery_q = std::clamp(p.get("monastery_q"), 0.0, 1.0);
   return w;
 }
 
 namespace {
 
 constexpr std::uint8_t kNone8 = 0xFF;
+constexpr int kMaxSides = 63;  // beyond, q^sides is as good as 0
 constexpr int kMaxActive = kMaxColors * kMaxMeeples;
-constexpr int kMaxOpenPow = 40;
+
+// kCloses[code][d]: tile types that, in some rotation fitting an open cell of this code,
+// end the feature on side d there: the tile's segment facing d has no edge toward a side
+// without a neighbour, so it opens nothing new.
+constexpr auto kCloses = [] {
+  std::array<std::array<std::uint32_t, 4>, kCodes> m{};
+  for (int code = 0; code < kCodes; ++code)
+    for (int d = 0; d < 4; ++d)
+      for (int t = 0; t < kTileTypes; ++t)
+        for (int r = 0; r < 4; ++r) {
+          if (!(kFits[code][t] >> r & 1)) continue;
+          const int s = kOriented[t][r].seg[d];
+          if (s < 0) continue;
+          bool closes = true;
+          for (int e = 0; e < 4; ++e)
+            if ((kOriented[t][r].seg_edges[s] >> e & 1) && e != d &&
+                code_edge(std::uint8_t(code), e) == kNone)
+              closes = false;
+          if (closes) m[code][d] |= 1u << t;
+        }
+  return m;
+}();
+constexpr auto kFitMask = [] {
+  std::array<std::uint32_t, kCodes> m{};
+  for (int code = 0; code < kCodes; ++code)
+    for (int t = 0; t < kTileTypes; ++t)
+      if (kFits[code][t]) m[code] |= 1u << t;
+  return m;
+}();
+// A lone city edge to the north is ended by E (a city cap); a lone road end by A (a
+// monastery's road end), never by U (a straight road, which leaves the far end open).
+static_assert(kCloses[kCity][0] >> tile_type('E') & 1);
+static_assert(kCloses[kRoad][0] >> tile_type('A') & 1);
+static_assert(!(kCloses[kRoad][0] >> tile_type('U') & 1));
+
+// Chance that a feature finishes, kept as log-product plus count of zero factors so a
+// factor can be taken out again.
+struct Odds {
+  double log_m = 0, log_p = 0;  // meeple horizon, points horizon
+  int zeros = 0;
+  int sides = 0;  // open sides (a monastery: empty cells) counted in
+  // Times q^sides, given as a table of powers.
+  double meeple(const double* qpow) const { return zeros ? 0 : qpow[clamped()] * std::exp(log_m); }
+  double points(const double* qpow) const { return zeros ? 0 : qpow[clamped()] * std::exp(log_p); }
+  int clamped() const { return std::clamp(sides, 0, kMaxSides); }
+};
+
+struct Factor {
+  double log_m, log_p;
+  bool zero;
+  bool counts = true;  // one more open side (false: a monastery's filled cell)
+};
 
 // What an unfinished feature with meeples is expected to bring.
 struct Contrib {
-  double gain = 0;             // expected points for each majority colour
-  double ret = 0;              // expected value of its meeples coming back
-  std::uint8_t majority = 0;   // colour mask
+  double gain = 0;            // expected points for each majority colour
+  double ret = 0;             // expected value of its meeples coming back
+  std::uint8_t majority = 0;  // colour mask
 };
 
 struct Active {
   std::uint16_t root;
-  Contrib now, doomed;  // as it is; if it became hopeless
+  Contrib now;
+  Odds odds;
 };
 
 }  // namespace
@@ -69,7 +127,7 @@ struct HeuristicEvaluator::Impl {
   HeuristicWeights w;
   std::unique_ptr<ScoringPolicy> scoring;
   State scratch;
-  std::array<std::array<double, kMaxOpenPow + 1>, 3> qpow{};
+  std::array<std::array<double, kMaxSides + 1>, 3> qpow{};  // q^n per SegKind
 
   // Per turn.
   const State* s = nullptr;
@@ -79,67 +137,126 @@ struct HeuristicEvaluator::Impl {
   std::array<double, kMaxColors> pend{};  // expected points per colour
   double ret = 0;
   std::array<std::uint8_t, kCells> open_of;
+  std::array<std::int16_t, kCodes * 4> closers_cache;
   std::array<std::int16_t, kCodes> fit_cache;
-  std::array<std::int16_t, kMaxOpen> fit{};
+  std::array<Factor, kMaxTiles + 1> factor_cache;
+  std::array<bool, kMaxTiles + 1> factor_known;
   std::array<std::array<std::int16_t, 4>, kMaxOpen> side_root{};
-  std::array<std::uint8_t, kSlots> hopeless;   // hopeless open cells next to a feature
-  std::array<std::uint8_t, kSlots> active_of;  // index into active, or kNone8
-  std::array<std::uint16_t, 4 * kMaxOpen> marked{};  // roots whose `hopeless` is set
+  std::array<Odds, kSlots> odds;                // per feature root, from its open cells
+  std::array<std::uint16_t, 4 * kMaxOpen> marked{};  // roots whose odds are set
   int n_marked = 0;
+  std::array<bool, kSlots> is_marked;
+  std::array<std::uint8_t, kSlots> active_of;  // index into active, or kNone8
   std::array<Active, kMaxActive> active{};
   int n_active = 0;
 
   explicit Impl(const HeuristicWeights& weights) : w(weights), scoring(make_lookahead_scoring()) {
-    const std::array<double, 3> q{w.road_q, w.city_q, w.monastery_q};
+    const std::array<double, 3> q{w.road_q, w.city_q, w.monastery_q};  // SegKind order
     for (int kind = 0; kind < 3; ++kind) {
       qpow[kind][0] = 1;
-      for (int i = 1; i <= kMaxOpenPow; ++i) qpow[kind][i] = qpow[kind][i - 1] * q[kind];
+      for (int i = 1; i <= kMaxSides; ++i) qpow[kind][i] = qpow[kind][i - 1] * q[kind];
     }
     open_of.fill(kNone8);
-    hopeless.fill(0);
+    is_marked.fill(false);
     active_of.fill(kNone8);
   }
 
-  int fit_of(int code) {
-    std::int16_t& f = fit_cache[code];
-    if (f < 0) {
-      int n = 0;
-      for (int t = 0; t < kTileTypes; ++t) n += kFits[code][t] ? s->unseen(t) : 0;
-      f = std::int16_t(n);
+  int count(std::uint32_t mask) const {
+    int n = 0;
+    while (mask) {
+      n += s->unseen(__builtin_ctz(mask));
+      mask &= mask - 1;
     }
-    return f;
+    return n;
+  }
+  int closers(int code, int d) {
+    std::int16_t& c = closers_cache[code * 4 + d];
+    if (c < 0) c = std::int16_t(count(kCloses[code][d]));
+    return c;
+  }
+  int fit(int code) {
+    std::int16_t& c = fit_cache[code];
+    if (c < 0) c = std::int16_t(count(kFitMask[code]));
+    return c;
+  }
+  // 1 - (1 - c/T)^h for both horizons, as logs.
+  const Factor& factor(int c) {
+    if (!factor_known[c]) {
+      factor_known[c] = true;
+      Factor& f = factor_cache[c];
+      f.zero = c == 0;
+      if (!f.zero) {
+        const double miss = 1.0 - double(c) / tiles_left;
+        f.log_m = std::log1p(-std::pow(miss, std::min<double>(w.horizon, tiles_left)));
+        f.log_p = std::log1p(-std::pow(miss, std::min<double>(w.points_horizon, tiles_left)));
+        if (!std::isfinite(f.log_m) || !std::isfinite(f.log_p)) f.zero = true;
+      }
+    }
+    return factor_cache[c];
+  }
+  static void apply(Odds& o, const Factor& f, int sign) {
+    if (f.counts) o.sides += sign;
+    if (f.zero) {
+      o.zeros += sign;
+    } else {
+      o.log_m += sign * f.log_m;
+      o.log_p += sign * f.log_p;
+    }
   }
 
-  // The contribution of a feature with these numbers.
-  Contrib contrib(SegKind kind, int open, int tiles, int pennants,
-                  const std::array<std::uint8_t, kMaxColors>& meeples, int meeple_total,
-                  bool doomed) const {
+  Odds& odds_of(int root) {
+    if (!is_marked[root]) {
+      is_marked[root] = true;
+      odds[root] = Odds{};
+      marked[n_marked++] = std::uint16_t(root);
+    }
+    return odds[root];
+  }
+
+  // The empty cell at (x, y) as a monastery's neighbour: a tile is needed, any that fits.
+  // `px, py, edges`: a tile about to be placed there (its edges change the cells beside
+  // it; the placed cell itself is full).
+  Factor monastery_cell(int x, int y, int px, int py, const Oriented* placed) {
+    if (placed && x == px && y == py) return Factor{0, 0, false, false};
+    if (s->tile_at(x, y) >= 0) return Factor{0, 0, false, false};
+    const int j = open_of[cell_of(x, y)];
+    int code = j == kNone8 ? 0 : s->open_cell(j).code;
+    bool open = j != kNone8;
+    if (placed)
+      for (int d = 0; d < 4; ++d)
+        if (px + kDx[d] == x && py + kDy[d] == y) {
+          code |= placed->edge[d] << (2 * opposite(d));
+          open = true;
+        }
+    if (open && fit(code) == 0) return Factor{0, 0, true, true};
+    return Factor{0, 0, false, true};
+  }
+  Odds monastery_odds(int mx, int my, int px, int py, const Oriented* placed) {
+    Odds o;
+    for (int d = 0; d < 8; ++d) apply(o, monastery_cell(mx + kDx[d], my + kDy[d], px, py, placed), 1);
+    return o;
+  }
+
+  Contrib contrib(SegKind kind, const Odds& o, int tiles, int pennants,
+                  const std::array<std::uint8_t, kMaxColors>& meeples, int meeple_total) const {
     Contrib c;
     if (meeple_total == 0) return c;
-    double p = w.hopeless;
-    if (!doomed) {
-      p = qpow[int(kind)][std::min(open, kMaxOpenPow)];
-      if (open > 0) p *= tiles_left / (tiles_left + w.tau * open);
-    }
     const int points = kind == SegKind::road ? tiles : kind == SegKind::city ? 2 * (tiles + pennants) : 9;
     int most = 0;
     for (int i = 0; i < k; ++i) most = std::max<int>(most, meeples[i]);
     double a = 0;
+    int shared = -1;
     for (int i = 0; i < k; ++i)
       if (meeples[i] == most) {
         c.majority = std::uint8_t(c.majority | 1u << i);
         a = std::max(a, award[i]);
+        ++shared;
       }
-    c.gain = p * a * points;
-    c.ret = p * meeple_w * meeple_total;
+    a *= 1 + w.share * shared;
+    const double* q = qpow[int(kind)].data();
+    c.gain = o.points(q) * a * points;
+    c.ret = o.meeple(q) * meeple_w * meeple_total;
     return c;
-  }
-  Contrib contrib(const Feature& f, bool doomed) const {
-    return contrib(f.kind, f.open, f.tiles, f.pennants, f.meeples, f.meeple_total, doomed);
-  }
-
-  void mark_hopeless(int root) {
-    if (hopeless[root]++ == 0) marked[n_marked++] = std::uint16_t(root);
   }
 
   void begin_turn(const State& st) {
@@ -151,29 +268,23 @@ struct HeuristicEvaluator::Impl {
     empty_w = tiles_left > 0 ? w.empty : 0;
     const int low = st.lowest_score();
     for (int c = 0; c < k; ++c) award[c] = std::exp(-(st.score(c) - low) / w.balance);
+    closers_cache.fill(-1);
     fit_cache.fill(-1);
+    factor_known.fill(false);
     n_marked = 0;
     for (int j = 0; j < st.open_count(); ++j) {
       const OpenCell& oc = st.open_cell(j);
       open_of[oc.cell] = std::uint8_t(j);
-      fit[j] = std::int16_t(fit_of(oc.code));
       for (int d = 0; d < 4; ++d) {
         side_root[j][d] = -1;
-        if (code_edge(oc.code, d) == kField || code_edge(oc.code, d) == kNone) continue;
+        const int e = code_edge(oc.code, d);
+        if (e == kField || e == kNone) continue;
         const int v = st.tile_at(oc.x + kDx[d], oc.y + kDy[d]);
         const PlacedTile& u = st.tile(v);
         const int r = st.feature_of(v, kOriented[u.type][u.rot].seg[opposite(d)]);
         side_root[j][d] = std::int16_t(r);
-        if (fit[j] == 0) mark_hopeless(r);
+        apply(odds_of(r), factor(closers(oc.code, d)), 1);
       }
-      if (fit[j] == 0)
-        for (int d = 0; d < 8; ++d) {
-          const int v = st.tile_at(oc.x + kDx[d], oc.y + kDy[d]);
-          if (v < 0) continue;
-          const int ms = kMonasterySeg[st.tile(v).type];
-          if (ms >= 0 && st.feature(st.feature_of(v, ms)).open > 0)
-            mark_hopeless(st.feature_of(v, ms));
-        }
     }
     n_active = 0;
     pend.fill(0);
@@ -187,15 +298,15 @@ struct HeuristicEvaluator::Impl {
       Active& a = active[n_active];
       active_of[r] = std::uint8_t(n_active++);
       a.root = std::uint16_t(r);
-      a.now = contrib(f, hopeless[r] > 0);
-      a.doomed = contrib(f, true);
+      a.odds = f.kind == SegKind::monastery ? monastery_odds(t.x, t.y, 0, 0, nullptr) : odds_of(r);
+      a.now = contrib(f.kind, a.odds, f.tiles, f.pennants, f.meeples, f.meeple_total);
       add(pend, ret, a.now, 1);
     }
   }
 
   void end_turn() {
     for (int j = 0; j < s->open_count(); ++j) open_of[s->open_cell(j).cell] = kNone8;
-    for (int i = 0; i < n_marked; ++i) hopeless[marked[i]] = 0;
+    for (int i = 0; i < n_marked; ++i) is_marked[marked[i]] = false;
     for (int i = 0; i < n_active; ++i) active_of[active[i].root] = kNone8;
   }
 
@@ -205,31 +316,17 @@ struct HeuristicEvaluator::Impl {
     r += sign * c.ret;
   }
 
-  double value(const State& after, const std::array<double, kMaxColors>& p, double r,
+  // The value of a position with these scores and supplies (`after`, or the current State
+  // with the mover's supply `used` lower) and expectations.
+  double value(const State& after, int used, const std::array<double, kMaxColors>& p, double r,
                bool ended) const {
-    double lo = 1e18, sum = 0, supply = 0;
+    double lo = std::numeric_limits<double>::max(), sum = 0, supply = 0;
     int empties = 0;
     for (int c = 0; c < k; ++c) {
       const double e = after.score(c) + (ended ? 0 : p[c]);
       lo = std::min(lo, e);
       sum += e;
-      supply += after.supply(c);
-      empties += after.supply(c) == 0;
-    }
-    double v = w.low * lo + w.mean * sum / k;
-    if (!ended) v += meeple_w * supply + r - empty_w * empties;
-    return v;
-  }
-  // The same with the mover's supply one lower (a meeple placed, nothing completed).
-  double value_quiet(const std::array<double, kMaxColors>& p, double r, int used,
-                     bool ended) const {
-    double lo = 1e18, sum = 0, supply = 0;
-    int empties = 0;
-    for (int c = 0; c < k; ++c) {
-      const double e = s->score(c) + (ended ? 0 : p[c]);
-      lo = std::min(lo, e);
-      sum += e;
-      const int n = s->supply(c) - (c == mover ? used : 0);
+      const int n = after.supply(c) - (c == mover ? used : 0);
       supply += n;
       empties += n == 0;
     }
@@ -249,78 +346,89 @@ struct HeuristicEvaluator::Impl {
       analyse_placement(st, type, pl, nb, e);
       const Oriented& o = kOriented[type][pl.rot];
       const int jx = open_of[pl.cell];
-      const bool x_hopeless = jx != kNone8 && fit[jx] == 0;
+      const int code_x = jx == kNone8 ? 0 : st.open_cell(jx).code;
 
       // Deltas shared by every meeple option of this placement.
       std::array<double, kMaxColors> dp{};
       double dr = 0;
       std::array<std::uint16_t, 16> gone{};  // active roots already accounted for
       int n_gone = 0;
+      auto is_gone = [&](int root) {
+        for (int i = 0; i < n_gone; ++i)
+          if (gone[i] == root) return true;
+        return false;
+      };
       auto retire = [&](int root) {
         const std::uint8_t a = active_of[root];
-        if (a == kNone8) return;
-        for (int i = 0; i < n_gone; ++i)
-          if (gone[i] == root) return;
+        if (a == kNone8 || is_gone(root)) return;
         gone[n_gone++] = std::uint16_t(root);
         add(dp, dr, active[a].now, -1);
       };
-      std::array<bool, kMaxSegs> doomed{};
+      std::array<Odds, kMaxSegs> feat_odds{};
       for (int i = 0; i < e.n_feats; ++i) {
         const JoinedFeature& f = e.feats[i];
         for (int r = 0; r < f.n_roots; ++r) retire(f.roots[r]);
         if (f.complete()) continue;
-        int h = 0;
-        for (int r = 0; r < f.n_roots; ++r) h += hopeless[f.roots[r]];
-        for (int d = 0; d < 4; ++d) {
-          if (o.seg[d] < 0 || !(f.segs >> o.seg[d] & 1)) continue;
-          if (e.edge_root[d] >= 0) {
-            h -= x_hopeless;
-            continue;
+        Odds& fo = feat_odds[i];
+        if (f.kind == SegKind::monastery) {
+          fo = monastery_odds(pl.x, pl.y, pl.x, pl.y, &o);
+        } else {
+          for (int r = 0; r < f.n_roots; ++r) {
+            if (!is_marked[f.roots[r]]) continue;
+            const Odds& ro = odds[f.roots[r]];
+            fo.log_m += ro.log_m;
+            fo.log_p += ro.log_p;
+            fo.zeros += ro.zeros;
           }
-          const int nc = step(pl.cell, d);
-          const int j = open_of[nc];
-          const int code = (j == kNone8 ? 0 : st.open_cell(j).code) | o.edge[d] << (2 * opposite(d));
-          h += fit_of(code) == 0;
-        }
-        if (f.kind == SegKind::monastery)
-          for (int d = 0; d < 8; ++d) {
-            if (nb.tile[d] >= 0) continue;
+          for (int d = 0; d < 4; ++d) {
+            if (o.seg[d] < 0 || !(f.segs >> o.seg[d] & 1)) continue;
+            if (e.edge_root[d] >= 0) {  // this side of the cell is no longer open
+              apply(fo, factor(closers(code_x, d)), -1);
+              continue;
+            }
             const int j = open_of[step(pl.cell, d)];
-            h += j != kNone8 && fit[j] == 0;
+            const int code = (j == kNone8 ? 0 : st.open_cell(j).code) | o.edge[d] << (2 * opposite(d));
+            apply(fo, factor(closers(code, opposite(d))), 1);
           }
-        doomed[i] = h > 0;
-        if (f.meeple_total) add(dp, dr, contrib(f.kind, f.open, f.tiles, f.pennants, f.meeples,
-                                                f.meeple_total, doomed[i]), 1);
+        }
+        if (f.meeple_total)
+          add(dp, dr, contrib(f.kind, fo, f.tiles, f.pennants, f.meeples, f.meeple_total), 1);
       }
-      for (int i = 0; i < e.n_near; ++i) {
-        const int root = e.near[i].root;
-        const std::uint8_t a = active_of[root];
-        if (a == kNone8) continue;
+      for (int i = 0; i < nb.n_near; ++i) {
+        const int root = nb.near[i].root;
+        if (active_of[root] == kNone8 || is_gone(root)) continue;
         retire(root);
-        if (e.near[i].open_after == 0) continue;
+        if (nb.near[i].open_after == 0) continue;
         const Feature& m = st.feature(root);
-        const bool h = hopeless[root] - x_hopeless > 0;
-        add(dp, dr, contrib(m.kind, e.near[i].open_after, 1, 0, m.meeples, m.meeple_total, h), 1);
+        const PlacedTile& mt = st.tile(root / kMaxSegs);
+        add(dp, dr, contrib(m.kind, monastery_odds(mt.x, mt.y, pl.x, pl.y, &o), 1, 0, m.meeples,
+                            m.meeple_total), 1);
       }
-      // Cells next to the tile that nothing unseen fits any more: features around them die.
+      // Open cells beside the tile get its edges too: features on their other sides may
+      // now be harder (or impossible) to finish there.
       for (int d = 0; d < 4; ++d) {
         if (nb.tile[d] >= 0) continue;
         const int j = open_of[step(pl.cell, d)];
-        if (j == kNone8 || fit[j] == 0) continue;
-        if (fit_of(st.open_cell(j).code | o.edge[d] << (2 * opposite(d))) != 0) continue;
+        if (j == kNone8) continue;
+        const int code = st.open_cell(j).code;
+        const int code2 = code | o.edge[d] << (2 * opposite(d));
         for (int d2 = 0; d2 < 4; ++d2) {
           const int root = side_root[j][d2];
-          if (root < 0 || active_of[root] == kNone8 || hopeless[root]) continue;
-          bool seen = false;
-          for (int i = 0; i < n_gone; ++i) seen |= gone[i] == root;
-          if (seen) continue;
+          if (root < 0 || d2 == opposite(d) || active_of[root] == kNone8 || is_gone(root)) continue;
+          const int before = closers(code, d2), after = closers(code2, d2);
+          if (before == after) continue;
+          const Active& a = active[active_of[root]];
+          Odds no = a.odds;
+          apply(no, factor(before), -1);
+          apply(no, factor(after), 1);
           retire(root);
-          add(dp, dr, active[active_of[root]].doomed, 1);
+          const Feature& f = st.feature(root);
+          add(dp, dr, contrib(f.kind, no, f.tiles, f.pennants, f.meeples, f.meeple_total), 1);
         }
       }
 
-      const bool forced = e.free_mask != 0;
-      const bool ends = forced && !has_meeple && tiles_left > 0;
+      const bool ends = e.free_mask != 0 && !has_meeple && tiles_left > 0;
+      const double snug = w.compact * (8 - nb.empty);
       std::uint8_t options = has_meeple ? e.free_mask : 0;
       do {
         Move m{pl, Move::kNoMeeple};
@@ -335,19 +443,18 @@ struct HeuristicEvaluator::Impl {
           if (!f.complete()) {
             std::array<std::uint8_t, kMaxColors> mm = f.meeples;
             ++mm[mover];
-            add(p, r, contrib(f.kind, f.open, f.tiles, f.pennants, mm, f.meeple_total + 1,
-                              doomed[fi]), 1);
+            add(p, r, contrib(f.kind, feat_odds[fi], f.tiles, f.pennants, mm, f.meeple_total + 1), 1);
           }
         }
         double v;
         if (e.completes) {
           scratch = st;
           apply_move(scratch, type, m, *scoring, rng);
-          v = value(scratch, p, r, ends);
+          v = value(scratch, 0, p, r, ends);
         } else {
-          v = value_quiet(p, r, m.seg != Move::kNoMeeple, ends);
+          v = value(st, m.seg != Move::kNoMeeple, p, r, ends);
         }
-        out[n++] = ScoredMove{m, v};
+        out[n++] = ScoredMove{m, v + snug};
       } while (options);
     }
     return n;

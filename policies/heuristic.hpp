@@ -2,20 +2,24 @@
 // candidate moves by it.
 //
 // A position is valued as a good player would weigh it:
-//   low * min_c E_c + mean * mean_c E_c          E_c = score of colour c plus the points it
-//                                                can expect from its unfinished features
+//   low * min_c E_c + mean * mean_c E_c      E_c = score of colour c plus the points it can
+//                                            expect from unfinished features it leads
 //   + meeple * (meeples in supply + expected returns of meeples on the board)
-//   - empty * (colours with an empty supply)     (the next forced meeple ends the game)
-// An unfinished feature with meeples is expected to finish with probability
-//   p = q^open * T / (T + tau * open)            q per kind, T tiles left, open edges (a
-//                                                monastery: empty cells around it)
-// or `hopeless` when one of its open cells fits none of the unseen tiles (their multiset,
-// never their order). Its points go to its majority colours, weighted by
-// exp(-gap / balance) for the nearest of them to the lowest score (a feature scores only
-// when a majority colour is lowest). Because the aggregate is the minimum of expected
-// scores, setting up points for the lowest colour and sharing features between colours
-// are worth most. Moves that complete something are played on a State copy (scored with
-// the "best" order); the others are valued from placement_analysis without a copy.
+//   - empty * (colours whose supply is empty: their next forced meeple ends the game)
+// Whether an unfinished feature finishes is read off the unseen tiles (their multiset,
+// never their order): for every open cell next to it, the number c of unseen tiles that
+// would end the feature there (fit the cell and leave no new open edge on that side).
+// With T tiles unseen, the cell is closed within h draws with chance 1 - (1 - c/T)^h, and
+// the feature finishes with the product over its cells (a monastery: over its empty
+// surrounding cells, any fitting tile will do). A meeple's return is counted with
+// h = `horizon` (a meeple back late is worth little), the points with h = `points_horizon`.
+// A cell that no unseen tile can close makes the feature hopeless (0). The points go to
+// the majority colours, weighted by exp(-gap / balance) for the nearest of them to the
+// lowest score (a feature scores only when a majority colour is lowest). As the aggregate
+// is the minimum of expected scores, setting up points for the lowest colour and sharing
+// features between colours are worth most. Moves that complete something are played on a
+// State copy (scored with the "best" order); the others are valued from the placement
+// analysis without a copy.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -29,8 +33,8 @@
 namespace carc {
 
 struct HeuristicWeights {
-  double low = 1, mean = 0.5, meeple = 3, empty = 6, balance = 12;
-  double road_q = 0.8, city_q = 0.75, monastery_q = 0.85, tau = 2, hopeless = 0;
+  double low = 0.5, mean = 0.25, meeple = 3, empty = 6, balance = 12, share = 0, compact = 0.3;
+  double horizon = 3, points_horizon = 30, road_q = 0.87, city_q = 0.82, monastery_q = 0.75;
 
   static std::vector<ParamInfo> params();  // registry entries, defaults as above
   static HeuristicWeights from(const Params& p);

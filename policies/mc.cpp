@@ -2,7 +2,9 @@
 // heuristic, or all) are each played on a copy of the State and the game is continued to
 // its end `rollouts` times under a fast rollout policy, with the unseen tiles re-dealt at
 // random into stacks of the sizes the colours have left (the real order is never seen).
-// The move with the best mean result wins; ties go to the heuristic's order.
+// A move replaces the heuristic's first choice only when its mean result is better by more
+// than `z` standard errors of the paired difference (few rollouts are noisy, and the
+// heuristic's choice is a good prior).
 //
 // Rollout r uses the same re-deal for every candidate (common random numbers), so the
 // comparison between candidates is not drowned by the luck of the deal. Nothing is
@@ -18,49 +20,70 @@
 namespace carc {
 namespace {
 
-const char* const kRolloutNames[] = {"random", "greedy", "heuristic"};
+// Rollout policies by number (parameters are numbers).
+const char* const kRolloutSpecs[] = {"random", "greedy:snug=1", "heuristic", "greedy"};
 
 class MonteCarlo final : public PlacementPolicy {
  public:
-  MonteCarlo(int rollouts, int candidates, int rollout_policy)
-      : rollouts_(rollouts), candidates_(candidates), eval_(HeuristicWeights{}),
-        rollout_(make_placement_policy(kRolloutNames[rollout_policy])),
-        scoring_(make_lookahead_scoring()), moves_(kMaxMoves), sums_(kMaxMoves) {}
+  MonteCarlo(int rollouts, int candidates, int rollout_policy, double z)
+      : rollouts_(rollouts), candidates_(candidates), z_(z), eval_(HeuristicWeights{}),
+        rollout_(make_placement_policy(kRolloutSpecs[rollout_policy])),
+        scoring_(make_lookahead_scoring()), moves_(kMaxMoves), sum_(kMaxMoves), sq_(kMaxMoves) {}
 
   Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
     const State& s = obs.state();
     const int type = obs.tile();
     int n = eval_.evaluate(s, type, legal, moves_.data(), rng);
+    // Equal values (mirror-image placements, say) in a random order, then best first.
+    for (int i = n; i > 1; --i) std::swap(moves_[i - 1], moves_[uniform_below(rng, std::uint32_t(i))]);
     std::stable_sort(moves_.begin(), moves_.begin() + n,
                      [](const ScoredMove& a, const ScoredMove& b) { return a.value > b.value; });
     if (candidates_ > 0) n = std::min(n, candidates_);
     if (n == 1 || rollouts_ == 0) return moves_[0].move;
-    std::fill_n(sums_.begin(), n, 0L);
+    // Paired differences to the heuristic's first choice, rollout by rollout.
+    std::fill_n(sum_.begin(), n, 0.0);
+    std::fill_n(sq_.begin(), n, 0.0);
     RolloutEnv env{{}, &deal_, rollout_.get(), scoring_.get(), &rng};
     for (int r = 0; r < rollouts_; ++r) {
       deal_.deal(s, rng);
+      int first = 0;
       for (int i = 0; i < n; ++i) {
         sim_ = s;
         apply_move(sim_, type, moves_[i].move, *scoring_, rng);
         sim_.end_turn();
         deal_.rewind();
         play_to_end(sim_, env);
-        sums_[i] += sim_.result();
+        if (i == 0) first = sim_.result();
+        const double d = sim_.result() - first;
+        sum_[i] += d;
+        sq_[i] += d * d;
       }
     }
-    const auto best = std::max_element(sums_.begin(), sums_.begin() + n);  // first of ties
-    return moves_[std::size_t(best - sums_.begin())].move;
+    // A candidate replaces the first choice only when it is better by more than z standard
+    // errors of the mean difference (z = 0: the best mean, ties to the heuristic's order).
+    int best = 0;
+    double best_gain = 0;
+    for (int i = 1; i < n; ++i) {
+      const double mean = sum_[i] / rollouts_;
+      const double var = rollouts_ > 1 ? (sq_[i] - rollouts_ * mean * mean) / (rollouts_ - 1) : 0;
+      if (mean > best_gain && mean > z_ * std::sqrt(std::max(0.0, var) / rollouts_)) {
+        best = i;
+        best_gain = mean;
+      }
+    }
+    return moves_[best].move;
   }
 
  private:
   int rollouts_, candidates_;
+  double z_;
   HeuristicEvaluator eval_;
   std::unique_ptr<PlacementPolicy> rollout_;
   std::unique_ptr<ScoringPolicy> scoring_;
   State sim_;
   Redeal deal_;
   std::vector<ScoredMove> moves_;  // sized once
-  std::vector<long> sums_;
+  std::vector<double> sum_, sq_;  // per candidate: paired differences and their squares
 };
 
 int whole(const Params& p, const char* key, int lo, int hi) {
@@ -78,11 +101,12 @@ const bool registered = register_placement(
      "unseen tiles re-dealt; best mean result",
      {{"rollouts", 4, "continuations per candidate move"},
       {"candidates", 3, "moves tried, best first by the heuristic (0: all)"},
-      {"rollout", 1, "rollout policy: 0 random, 1 greedy, 2 heuristic"}}},
+      {"rollout", 1, "rollout policy: 0 random, 1 greedy:snug=1, 2 heuristic, 3 greedy"},
+      {"z", 1, "standard errors by which a move must beat the heuristic's choice"}}},
     [](const Params& p) {
       return std::make_unique<MonteCarlo>(whole(p, "rollouts", 0, 1000000),
                                           whole(p, "candidates", 0, kMaxMoves),
-                                          whole(p, "rollout", 0, 2));
+                                          whole(p, "rollout", 0, 3), std::max(0.0, p.get("z")));
     });
 
 }  // namespace

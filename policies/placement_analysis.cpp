@@ -5,10 +5,64 @@ namespace carc {
 void CellNeighbours::load(const State& s, const Placement& p) {
   cell = p.cell;
   empty = 0;
+  occupied = 0;
+  n_near = 0;
+  near_completes = false;
   for (int d = 0; d < 8; ++d) {
-    tile[d] = std::int16_t(s.tile_at(p.x + kDx[d], p.y + kDy[d]));
-    empty += tile[d] < 0;
+    const int v = s.tile_near(step(p.cell, d));
+    tile[d] = std::int16_t(v);
+    if (d < 4) {
+      root[d] = -1;
+      root_meeples[d] = 0;
+    }
+    if (v < 0) {
+      ++empty;
+      continue;
+    }
+    const PlacedTile& u = s.tile(v);
+    if (d < 4) {
+      occupied = std::uint8_t(occupied | 1u << d);
+      const int us = kOriented[u.type][u.rot].seg[opposite(d)];
+      if (us >= 0) {
+        root[d] = std::int16_t(s.feature_of(v, us));
+        root_meeples[d] = s.feature(root[d]).meeple_total;
+      }
+    }
+    const int ms = kMonasterySeg[u.type];
+    if (ms < 0) continue;
+    const int r = s.feature_of(v, ms);
+    const Feature& m = s.feature(r);
+    if (m.open == 0) continue;  // finished earlier
+    near[n_near++] = NearMonastery{std::uint16_t(r), std::uint8_t(m.open - 1)};
+    near_completes |= m.open == 1;
   }
+}
+
+bool surely_quiet(int type, int rot, const CellNeighbours& nb, std::uint8_t& free_mask) {
+  if (nb.near_completes) return false;
+  const Oriented& o = kOriented[type][rot];
+  const TileDef& def = kBaseTiles[type];
+  free_mask = 0;
+  std::uint8_t roots_seen = 0;  // directions whose root was met
+  for (int sg = 0; sg < def.nseg; ++sg) {
+    if (def.segs[sg].kind == SegKind::monastery) {
+      if (nb.empty == 0) return false;
+      free_mask = std::uint8_t(free_mask | 1u << sg);
+      continue;
+    }
+    const std::uint8_t edges = o.seg_edges[sg];
+    if ((edges & ~nb.occupied) == 0) return false;  // enclosed: may complete
+    bool taken = false;
+    for (int d = 0; d < 4; ++d) {
+      if (!(edges >> d & 1) || nb.root[d] < 0) continue;
+      for (int e = 0; e < 4; ++e)  // one board feature on two segments: merging, ask analyse
+        if ((roots_seen >> e & 1) && nb.root[e] == nb.root[d] && !(edges >> e & 1)) return false;
+      roots_seen = std::uint8_t(roots_seen | 1u << d);
+      taken |= nb.root_meeples[d] != 0;
+    }
+    if (!taken) free_mask = std::uint8_t(free_mask | 1u << sg);
+  }
+  return true;
 }
 
 void analyse_placement(const State& s, int type, const Placement& p, const CellNeighbours& nb,
@@ -18,12 +72,7 @@ void analyse_placement(const State& s, int type, const Placement& p, const CellN
 
   // The board feature behind each edge of the tile (-1: no tile there, or a field edge).
   std::array<std::int16_t, 4>& root = out.edge_root;
-  for (int d = 0; d < 4; ++d) {
-    root[d] = -1;
-    if (o.seg[d] < 0 || nb.tile[d] < 0) continue;
-    const PlacedTile& u = s.tile(nb.tile[d]);
-    root[d] = std::int16_t(s.feature_of(nb.tile[d], kOriented[u.type][u.rot].seg[opposite(d)]));
-  }
+  for (int d = 0; d < 4; ++d) root[d] = o.seg[d] < 0 ? std::int16_t(-1) : nb.root[d];
   // Segments of the tile that touch one board feature become one feature.
   std::array<int, kMaxSegs> group{0, 1, 2, 3};
   for (int a = 0; a < 4; ++a)
@@ -88,18 +137,7 @@ void analyse_placement(const State& s, int type, const Placement& p, const CellN
     if (f.kind == SegKind::monastery || f.meeple_total == 0) out.free_mask |= f.segs;
     out.completes |= f.open == 0;
   }
-  out.n_near = 0;
-  for (int d = 0; d < 8; ++d) {
-    const int v = nb.tile[d];
-    if (v < 0) continue;
-    const int ms = kMonasterySeg[s.tile(v).type];
-    if (ms < 0) continue;
-    const int r = s.feature_of(v, ms);
-    const Feature& m = s.feature(r);
-    if (m.open == 0) continue;  // finished earlier
-    out.near[out.n_near++] = NearMonastery{std::uint16_t(r), std::uint8_t(m.open - 1)};
-    out.completes |= m.open == 1;
-  }
+  out.completes |= nb.near_completes;
 }
 
 }  // namespace carc

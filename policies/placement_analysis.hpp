@@ -15,12 +15,26 @@
 
 namespace carc {
 
-// The 8 cells around a placement's cell (kNeighbour order: N, E, S, W, NE, SE, SW, NW):
-// tile index or -1. Placements of one cell share it, so callers load it once per cell.
+// An unfinished monastery next to the cell, and its empty cells once a tile is placed.
+struct NearMonastery {
+  std::uint16_t root;
+  std::uint8_t open_after;
+};
+
+// What the board shows around a placement's cell, whatever the rotation: the 8 cells
+// around it (kNeighbour order: N, E, S, W, NE, SE, SW, NW), the feature behind each edge
+// and the unfinished monasteries around it. Placements of one cell share it, so callers
+// load it once per cell.
 struct CellNeighbours {
   int cell = -1;
-  int empty = 0;  // empty cells among the 8
-  std::array<std::int16_t, 8> tile{};
+  int empty = 0;                        // empty cells among the 8
+  std::uint8_t occupied = 0;            // bit d: a tile at edge d (N, E, S, W)
+  std::array<std::int16_t, 8> tile{};   // tile index or -1
+  std::array<std::int16_t, 4> root{};   // feature of the neighbour's road/city facing edge d, or -1
+  std::array<std::uint8_t, 4> root_meeples{};  // its meeple total
+  int n_near = 0;
+  std::array<NearMonastery, 8> near{};
+  bool near_completes = false;          // a monastery around has this cell as its last gap
   void load(const State& s, const Placement& p);
 };
 
@@ -42,24 +56,23 @@ struct JoinedFeature {
   }
 };
 
-// An unfinished monastery next to the cell, and its empty cells once the tile is placed.
-struct NearMonastery {
-  std::uint16_t root;
-  std::uint8_t open_after;
-};
-
 struct PlacementEffect {
   int n_feats = 0;
   std::array<JoinedFeature, kMaxSegs> feats;
   std::array<std::int8_t, kMaxSegs> feat_of_seg;  // index into feats per tile segment
   std::array<std::int16_t, 4> edge_root;  // per direction: the board feature joined, or -1
   std::uint8_t free_mask = 0;  // as State::free_segments
-  int n_near = 0;
-  std::array<NearMonastery, 8> near;
   bool completes = false;  // a feature of the tile or a monastery around it completes
 };
 
+// The monasteries around are nb.near (the same for every rotation).
 void analyse_placement(const State& s, int type, const Placement& p, const CellNeighbours& nb,
                        PlacementEffect& out);
+
+// A cheap test for the common case: when placing `type` turned `rot` there surely
+// completes nothing (no segment of the tile is enclosed by tiles, no monastery finishes)
+// and no two segments join one board feature, returns true and sets `free_mask` (as
+// State::free_segments). Otherwise returns false: use analyse_placement.
+bool surely_quiet(int type, int rot, const CellNeighbours& nb, std::uint8_t& free_mask);
 
 }  // namespace carc

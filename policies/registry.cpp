@@ -72,7 +72,9 @@ std::pair<const Entry<Factory>*, Params> resolve(std::string_view spec, const ch
   }
   Params params;
   params.info = it->info.params;
-  for (const auto& [k, v] : p.kv) {
+  for (const auto& kv : p.kv) {
+    const std::string& k = kv.first;  // not a structured binding: clang 14 cannot capture one
+    const std::string& v = kv.second;
     const auto pi = std::find_if(params.info.begin(), params.info.end(),
                                  [&](const ParamInfo& i) { return i.key == k; });
     if (pi == params.info.end()) {

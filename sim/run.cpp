@@ -49,7 +49,7 @@ RunOutcome run_games(const RunRequest& req) {
   const std::uint64_t n_blocks = (rc.games + block - 1) / block;
   const std::uint64_t my_blocks = n_blocks > rank ? (n_blocks - rank + ranks - 1) / ranks : 0;
   std::atomic<std::uint64_t> next{0}, games_done{0};
-  std::vector<Accumulator> acc(std::size_t(threads));
+  std::vector<Accumulator> acc(static_cast<std::size_t>(threads));
   const auto t0 = Clock::now();
 
   // Plays this process's blocks from `next` up to (not including) its k_end-th.
@@ -119,7 +119,7 @@ RunOutcome run_until_ci(const RunRequest& req, double half_width, std::uint64_t 
     const double w = total.acc.ci_half_width();
     if (r.partial || w <= half_width || total.games_done >= cap) break;
     goal = next_checkpoint(total.games_done, w, half_width, first_batch, cap);
-    if (req.progress)
+    if (req.progress && processes::rank() == 0)
       std::fprintf(stderr, "%llu games: mean %.3f ± %.3f, target ± %g: playing on to %llu\n",
                    static_cast<unsigned long long>(total.games_done), total.acc.mean(), w,
                    half_width, static_cast<unsigned long long>(goal));

@@ -27,7 +27,7 @@ using nlohmann::json;
 constexpr int kTile = 100;
 constexpr int kMargin = 20;
 constexpr int kMinWidth = 900;  // room for the caption under a small board
-constexpr int kCaptionHeight = 118;
+constexpr int kCaptionHeight = 146;
 
 std::string num(double v) {
   char buf[32];
@@ -137,7 +137,8 @@ std::string end_text(const std::string& reason) {
 }
 
 // Seed, game and policies; the scores with each colour's meeple; end reason and counts.
-std::string caption(const json& log, const BoardView& v, int top, bool returned_drawn) {
+// `width` receives the width the longest line needs.
+std::string caption(const json& log, const BoardView& v, int top, bool returned_drawn, int* width) {
   std::ostringstream o;
   const json& cfg = log.at("config");
   o << "<g class=\"caption\" id=\"caption\" transform=\"translate(" << kMargin << ' ' << top << ")\">\n";
@@ -145,31 +146,42 @@ std::string caption(const json& log, const BoardView& v, int top, bool returned_
   if (log.contains("seed")) title += " · seed " + log["seed"].dump();
   if (log.contains("game")) title += " · game " + log["game"].dump();
   title += " · " + std::to_string(v.colors) + " colours, " + cfg.value("meeples", json(0)).dump() + " meeples";
-  title += " · placement " + cfg.value("placement_policy", std::string("?"));
-  title += " · scoring " + cfg.value("scoring_policy", std::string("?"));
+  const std::string policies = "placement " + cfg.value("placement_policy", std::string("?")) + " · scoring " +
+                               cfg.value("scoring_policy", std::string("?"));
   o << "<text class=\"title\" x=\"0\" y=\"20\">" << xml_escape(title) << "</text>\n";
+  o << "<text id=\"caption-policies\" x=\"0\" y=\"44\">" << xml_escape(policies) << "</text>\n";
 
   const json& scores = log.at("scores");
-  o << "<text id=\"caption-scores\" x=\"0\" y=\"50\">Scores:";
+  o << "<text id=\"caption-scores\" x=\"0\" y=\"74\">Scores:";
   for (int c = 0; c < v.colors; ++c)
     o << "<tspan x=\"" << 112 + c * 125 << "\" id=\"caption-score-" << c << "\" data-score=\""
       << scores.at(c).get<int>() << "\">" << kColorStyles[c].name << ' ' << scores.at(c).get<int>() << "</tspan>";
   o << "<tspan x=\"" << 100 + v.colors * 125 << "\" id=\"caption-result\" data-result=\""
     << log.at("result").get<int>() << "\">result " << log.at("result").get<int>() << "</tspan></text>\n";
-  for (int c = 0; c < v.colors; ++c) o << meeple_svg(c, {96 + c * 125.0, 44}, "", "meeple-icon");
+  for (int c = 0; c < v.colors; ++c) o << meeple_svg(c, {96 + c * 125.0, 68}, "", "meeple-icon");
 
   const json& end = log.value("end", json::object());
-  std::string line = "End: " + end_text(end.value("reason", std::string("?"))) + " after " +
-                     end.value("turns", json(0)).dump() + " turns · " + end.value("tiles_placed", json(0)).dump() +
-                     " tiles placed · " + end.value("discarded", json(0)).dump() + " discarded";
-  o << "<text id=\"caption-end\" x=\"0\" y=\"78\" data-reason=\"" << xml_escape(end.value("reason", std::string()))
-    << "\">" << xml_escape(line) << "</text>\n";
+  const std::string ending = "End: " + end_text(end.value("reason", std::string("?"))) + " after " +
+                             end.value("turns", json(0)).dump() + " turns · " + end.value("tiles_placed", json(0)).dump() +
+                             " tiles placed · " + end.value("discarded", json(0)).dump() + " discarded";
+  o << "<text id=\"caption-end\" x=\"0\" y=\"102\" data-reason=\"" << xml_escape(end.value("reason", std::string()))
+    << "\">" << xml_escape(ending) << "</text>\n";
   std::string goals;
   for (const auto& g : log.value("goals", json::array())) goals += (goals.empty() ? "" : ", ") + g.get<std::string>();
-  line = "Goals: " + (goals.empty() ? std::string("none") : goals) +
-         " · meeples shown: those on the board at the end (2 points each in the final scoring)" +
-         (returned_drawn ? "; faint: sent home earlier" : "");
-  o << "<text x=\"0\" y=\"104\">" << xml_escape(line) << "</text>\n</g>\n";
+  const std::string legend = "Goals: " + (goals.empty() ? std::string("none") : goals) +
+                             " · meeples shown: those on the board at the end (2 points each in the final scoring)" +
+                             (returned_drawn ? "; faint: sent home earlier" : "");
+  o << "<text x=\"0\" y=\"128\">" << xml_escape(legend) << "</text>\n</g>\n";
+
+  // About 9.2 units per character at 16px (DejaVu Sans is among the widest sans fonts).
+  std::size_t chars = 0;
+  for (const std::string* line :  // element type spelled out: some are const, clang insists
+       std::initializer_list<const std::string*>{&title, &policies, &ending, &legend}) {
+    std::size_t n = 0;
+    for (unsigned char ch : *line) n += (ch & 0xC0) != 0x80;  // UTF-8 code points
+    chars = std::max(chars, n);
+  }
+  *width = std::max(int(double(chars) * 9.2) + 2 * kMargin, 100 + (v.colors + 1) * 125);
   return o.str();
 }
 
@@ -247,7 +259,9 @@ std::string board_svg(const json& log, const SvgOptions& opt) { return board_svg
 std::string board_svg(const json& log, const BoardView& v, const SvgOptions& opt) {
   const int cols = v.max_x - v.min_x + 1, rows = v.max_y - v.min_y + 1;
   const int board_w = cols * kTile + 2 * kMargin, board_h = rows * kTile + 2 * kMargin;
-  const int width = opt.page ? board_w : std::max(board_w, kMinWidth);
+  int caption_width = 0;
+  const std::string caption_svg = opt.page ? std::string() : caption(log, v, board_h, opt.returned_meeples, &caption_width);
+  const int width = opt.page ? board_w : std::max({board_w, kMinWidth, caption_width});
   const int height = board_h + (opt.page ? 0 : kCaptionHeight);
   const int left = (width - board_w) / 2 + kMargin;
   auto px = [&](int x) { return left + (x - v.min_x) * kTile; };
@@ -297,7 +311,7 @@ std::string board_svg(const json& log, const BoardView& v, const SvgOptions& opt
                     returned ? "meeple returned" : "meeple");
   }
   o << "</g>\n";
-  if (!opt.page) o << caption(log, v, board_h, opt.returned_meeples);
+  o << caption_svg;
   o << "</svg>\n";
   return o.str();
 }

@@ -606,7 +606,8 @@ TEST_CASE("random games: every policy keeps the rules and conserves tiles and me
 
 TEST_CASE("determinism: the same (seed, game) gives the same log") {
   std::uint64_t game = 0;
-  for (const auto& [pn, sn] : covering_pairs()) {
+  for (const auto& pair : covering_pairs()) {  // no structured binding: clang 14 cannot
+    const std::string &pn = pair.first, &sn = pair.second;  // capture one (in INFO)
     game += 7;
     INFO(pn << " / " << sn << " game " << game);
     const sim::GameSpec spec{{3, 4}, 42, game};
@@ -684,8 +685,9 @@ TEST_CASE("hidden stacks: reordering the undrawn tiles changes no decision befor
   // Game B's stacks are game A's with every stack reversed after its first 4 tiles. The
   // unseen multiset and the stack sizes are the same throughout, so until a reversed
   // position is drawn every decision of every policy must be the same.
-  for (const auto& [pn, sn] : covering_pairs())
-    for (std::uint64_t game = 0; game < 2; ++game) {
+  for (const auto& pair : covering_pairs())  // no structured binding: clang 14 cannot
+    for (std::uint64_t game = 0; game < 2; ++game) {  // capture one (in INFO)
+      const std::string &pn = pair.first, &sn = pair.second;
       INFO(pn << " / " << sn << " game " << game);
       const sim::Stacks a = sim::deal(3, 3, game);
       sim::Stacks b = a;

@@ -34,7 +34,20 @@ std::vector<std::string> test_specs() {
   for (const auto& i : placement_policies()) v.push_back(test_spec(i.name));
   v.push_back("mc:rollouts=1,candidates=2,rollout=0");
   v.push_back("mc:rollouts=1,candidates=2,rollout=2");
+  v.push_back("mc:rollouts=3,candidates=2,rollout=3,z=0");
+  v.push_back("greedy:snug=1");
   return v;
+}
+
+// The free segments of a placement as State::place sees them (after the tile has joined
+// its neighbours' features), read on a copy whose mover has no meeple to place.
+std::uint8_t true_free(const State& s, int type, const Placement& p) {
+  State c = s;
+  StateTestAccess::set_supply(c, c.to_move(), 0);
+  std::uint16_t done[kMaxCompleted];
+  std::uint8_t free = 0;
+  c.place(type, p, Move::kNoMeeple, done, &free);
+  return free;
 }
 
 // Wraps a policy and checks every move it returns against the rules.
@@ -50,7 +63,7 @@ class Checked final : public PlacementPolicy {
     illegal += !listed;
     const State& s = obs.state();
     if (listed) {
-      const std::uint8_t free = s.free_segments(obs.tile(), m.at);
+      const std::uint8_t free = true_free(s, obs.tile(), m.at);
       if (free && s.supply(s.to_move()) > 0)
         bad_meeple += m.seg >= kMaxSegs || !(free >> m.seg & 1);
     }
@@ -137,7 +150,7 @@ Outcome best_outcome(const State& s, int type) {
   const int n = s.legal_placements(type, legal);
   Outcome best{-1, -1};
   for (int i = 0; i < n; ++i) {
-    const std::uint8_t free = s.supply(s.to_move()) > 0 ? s.free_segments(type, legal[i]) : 0;
+    const std::uint8_t free = s.supply(s.to_move()) > 0 ? true_free(s, type, legal[i]) : 0;
     for (int seg = 0; seg < kMaxSegs; ++seg)
       if (free >> seg & 1) best = std::max(best, play_on_copy(s, type, Move{legal[i], std::uint8_t(seg)}));
     if (!free) best = std::max(best, play_on_copy(s, type, Move{legal[i], Move::kNoMeeple}));
@@ -223,10 +236,11 @@ TEST_CASE("greedy: its move attains the best (lowest, total) of all moves in ran
 
 TEST_CASE("placement analysis: completion and free segments agree with the engine") {
   // Every legal placement of every drawn tile in a few heuristic games: analyse_placement's
-  // free mask and `completes` match what State::place does on a copy.
+  // free mask and `completes`, and surely_quiet's verdict, match what State::place does on
+  // a copy.
   auto driver = make_placement_policy("heuristic");
   auto scoring = make_scoring_policy("best");
-  int placements = 0, completing = 0;
+  int placements = 0, completing = 0, quiet = 0;
   for (std::uint64_t game = 0; game < 4; ++game) {
     sim::Stacks st = sim::deal(3, 9, game);
     State s = State::initial({3, 5});
@@ -247,13 +261,19 @@ TEST_CASE("placement analysis: completion and free segments agree with the engin
       for (int i = 0; i < n; ++i) {
         if (legal[i].cell != nb.cell) nb.load(s, legal[i]);
         analyse_placement(s, type, legal[i], nb, e);
-        CHECK(e.free_mask == s.free_segments(type, legal[i]));
         State copy = s;
         std::uint16_t done[kMaxCompleted];
         std::uint8_t free = 0;
         const int seg = e.free_mask ? __builtin_ctz(e.free_mask) : Move::kNoMeeple;
         const int n_done = copy.place(type, legal[i], copy.supply(c) ? seg : Move::kNoMeeple, done, &free);
+        CHECK(e.free_mask == free);
         CHECK(e.completes == (n_done > 0));
+        std::uint8_t quiet_free = 0;
+        if (surely_quiet(type, legal[i].rot, nb, quiet_free)) {
+          CHECK(n_done == 0);
+          CHECK(quiet_free == free);
+          ++quiet;
+        }
         ++placements;
         completing += n_done > 0;
       }
@@ -264,6 +284,7 @@ TEST_CASE("placement analysis: completion and free segments agree with the engin
   }
   CHECK(placements > 1000);
   CHECK(completing > 50);
+  CHECK(quiet > placements / 2);  // the cheap test settles most placements
 }
 
 TEST_CASE("heuristic: weights are parameters and change the play") {
@@ -280,7 +301,7 @@ TEST_CASE("heuristic: weights are parameters and change the play") {
 }
 
 TEST_CASE("mc: parameters are checked") {
-  CHECK_THROWS_AS(make_placement_policy("mc:rollout=3"), std::invalid_argument);
+  CHECK_THROWS_AS(make_placement_policy("mc:rollout=4"), std::invalid_argument);
   CHECK_THROWS_AS(make_placement_policy("mc:rollouts=1.5"), std::invalid_argument);
   CHECK_THROWS_AS(make_placement_policy("mc:candidates=-1"), std::invalid_argument);
   CHECK(make_placement_policy("mc:rollouts=0") != nullptr);  // heuristic's first choice

@@ -92,8 +92,7 @@ def run_dump_dom(pages, work):
     checks = 0
     for n, (url, log) in enumerate(pages):
         k, last = log["config"]["colors"], len(log["turns"]) + 1
-        cases = [("#step=last", last), ("#steps=next,next,next", 3), ("#steps=last,prev", last - 1),
-                 ("#steps=last,first,next", 1)]
+        cases = [("#step=last", last), ("#steps=next,next,next", 3), ("#steps=last,prev,prev,first,next", 1)]
         for i, (hash_, step) in enumerate(cases):
             dom = dump_dom(url + hash_, os.path.join(work, "profile-%d-%d" % (n, i)))
             got = shown(dom, k)
