@@ -64,7 +64,8 @@ Fit fit(std::uint8_t m) {
   return {Shape::four, 0};
 }
 
-// Canonical shapes: single = N, adjacent = N+E, opposite = N+S, three = all but S.
+// Canonical shapes: single = N, adjacent = N+E, opposite = N+S, three = all but S. Pennants
+// keep clear of the top-left corner, where the turn number goes.
 struct CityShape {
   const char* fill;
   const char* wall;
@@ -72,11 +73,11 @@ struct CityShape {
 };
 constexpr CityShape kCity[5] = {
     {"M0,0 H100 C75,36 25,36 0,0 Z", "M100,0 C75,36 25,36 0,0", {50, 15}, {80, 9}},
-    {"M0,0 H100 V100 Q62,38 0,0 Z", "M100,100 Q62,38 0,0", {64, 30}, {86, 14}},
+    {"M0,0 H100 V100 Q62,38 0,0 Z", "M100,100 Q62,38 0,0", {62, 31}, {75, 11}},
     {"M0,0 H100 C70,30 70,70 100,100 H0 C30,70 30,30 0,0 Z",
      "M100,0 C70,30 70,70 100,100 M0,100 C30,70 30,30 0,0", {50, 52}, {50, 16}},
-    {"M0,0 H100 V100 C75,64 25,64 0,100 Z", "M100,100 C75,64 25,64 0,100", {50, 40}, {22, 20}},
-    {"M0,0 H100 V100 H0 Z", "", {50, 52}, {26, 24}},
+    {"M0,0 H100 V100 C75,64 25,64 0,100 Z", "M100,100 C75,64 25,64 0,100", {50, 42}, {50, 15}},
+    {"M0,0 H100 V100 H0 Z", "", {50, 52}, {74, 26}},
 };
 struct RoadShape {
   const char* path;
