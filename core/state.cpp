@@ -88,6 +88,13 @@ int State::tile_at(int x, int y) const {
 }
 
 namespace {
+// `a` when `c`, else `b`, computed without a branch: for choices the branch predictor
+// cannot guess (the compiler turns a ?: into a jump more often than not).
+constexpr int pick(bool c, int a, int b) {
+  const int m = -int(c);
+  return (a & m) | (b & ~m);
+}
+
 // The rotations in a 4-bit rotation mask, in increasing order, and how many there are.
 struct Rotations {
   std::array<std::uint8_t, 4> rot;
@@ -131,9 +138,10 @@ std::uint8_t State::free_segments(int type, Placement p) const {
   for (int d = 0; d < 4; ++d) {
     const std::uint8_t v = cell_[step(p.cell, d)];
     const bool tile = v < kMaxTiles;
-    const PlacedTile& u = tiles_[tile ? v : 0];
+    const int t = pick(tile, v, 0);
+    const PlacedTile& u = tiles_[t];
     const int us = kOriented[u.type][u.rot].seg[opposite(d)] & 3;
-    const bool meeple = feats_[feat_[(tile ? v : 0) * kMaxSegs + us]].meeple_total != 0;
+    const bool meeple = feats_[feat_[t * kMaxSegs + us]].meeple_total != 0;
     taken |= unsigned(tile && o.seg[d] >= 0 && meeple) << d;
   }
   std::uint8_t mask = 0;
@@ -156,8 +164,8 @@ void State::add_open(int cell, int x, int y, std::uint8_t code_bits) {
   assert(v == kEmpty || v >= kOpenBase);
   const bool fresh = v == kEmpty;
   assert(!fresh || n_open_ < kMaxOpen);
-  const int j = fresh ? n_open_ : v - kOpenBase;
-  const std::uint8_t code = fresh ? 0 : open_[j].code;
+  const int j = pick(fresh, n_open_, v - kOpenBase);
+  const std::uint8_t code = std::uint8_t(pick(fresh, 0, open_[j].code));
   open_[j] = OpenCell{std::uint16_t(cell), std::int8_t(x), std::int8_t(y),
                       std::uint8_t(code | code_bits)};
   cell_[cell] = std::uint8_t(kOpenBase + j);

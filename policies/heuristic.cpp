@@ -213,9 +213,9 @@ struct HeuristicEvaluator::Impl {
     return odds[root];
   }
 
-  // The empty cell at (x, y) as a monastery's neighbour: a tile is needed, any that fits.
-  // `px, py, edges`: a tile about to be placed there (its edges change the cells beside
-  // it; the placed cell itself is full).
+  // The cell at (x, y) as a monastery's neighbour: one more empty side, hopeless when it
+  // is open and no unseen tile fits it. `placed`: a tile about to go to (px, py) (that cell
+  // is full then, and its edges constrain the cells beside it).
   Factor monastery_cell(int x, int y, int px, int py, const Oriented* placed) {
     if (placed && x == px && y == py) return Factor{0, 0, false, false};
     if (s->tile_at(x, y) >= 0) return Factor{0, 0, false, false};

@@ -7,19 +7,20 @@
 //   + meeple * (meeples in supply + expected returns of meeples on the board)
 //   - empty * (colours whose supply is empty: their next forced meeple ends the game)
 // Whether an unfinished feature finishes is read off the unseen tiles (their multiset,
-// never their order): for every open cell next to it, the number c of unseen tiles that
-// would end the feature there (fit the cell and leave no new open edge on that side).
-// With T tiles unseen, the cell is closed within h draws with chance 1 - (1 - c/T)^h, and
-// the feature finishes with the product over its cells (a monastery: over its empty
-// surrounding cells, any fitting tile will do). A meeple's return is counted with
-// h = `horizon` (a meeple back late is worth little), the points with h = `points_horizon`.
-// A cell that no unseen tile can close makes the feature hopeless (0). The points go to
-// the majority colours, weighted by exp(-gap / balance) for the nearest of them to the
-// lowest score (a feature scores only when a majority colour is lowest). As the aggregate
-// is the minimum of expected scores, setting up points for the lowest colour and sharing
-// features between colours are worth most. Moves that complete something are played on a
+// never their order): for every open cell beside it, the number c of unseen tiles that
+// would end the feature there (fit the cell and open nothing new on that side). With T
+// tiles unseen, the cell is closed within h draws with chance 1 - (1 - c/T)^h; a feature
+// finishes with q^sides times the product over its open sides (q per kind: roads, cities;
+// a monastery: q^empty cells around it). A meeple's return is counted with h = `horizon`
+// (a meeple back late is worth little), the points with h = `points_horizon`.
+// A cell that no unseen tile can close (for a monastery: fill) makes the feature
+// hopeless. The points go to the majority colours, weighted by exp(-gap / balance) for
+// the nearest of them to the lowest score (a feature scores only when a majority colour
+// is lowest). As the aggregate is the minimum of expected scores, setting up points for
+// the lowest colour and sharing features between colours are worth most. Moves that complete something are played on a
 // State copy (scored with the "best" order); the others are valued from the placement
-// analysis without a copy.
+// analysis without a copy. A small bonus per tile around the placed one (`compact`) keeps
+// the board snug, which finishes monasteries and features.
 #pragma once
 #include <array>
 #include <cstdint>

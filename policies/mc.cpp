@@ -36,8 +36,13 @@ class MonteCarlo final : public PlacementPolicy {
     int n = eval_.evaluate(s, type, legal, moves_.data(), rng);
     // Equal values (mirror-image placements, say) in a random order, then best first.
     for (int i = n; i > 1; --i) std::swap(moves_[i - 1], moves_[uniform_below(rng, std::uint32_t(i))]);
-    std::stable_sort(moves_.begin(), moves_.begin() + n,
-                     [](const ScoredMove& a, const ScoredMove& b) { return a.value > b.value; });
+    // Insertion sort: stable, and unlike std::stable_sort it needs no temporary buffer.
+    for (int i = 1; i < n; ++i) {
+      const ScoredMove m = moves_[i];
+      int j = i;
+      for (; j > 0 && moves_[j - 1].value < m.value; --j) moves_[j] = moves_[j - 1];
+      moves_[j] = m;
+    }
     if (candidates_ > 0) n = std::min(n, candidates_);
     if (n == 1 || rollouts_ == 0) return moves_[0].move;
     // Paired differences to the heuristic's first choice, rollout by rollout.
@@ -99,7 +104,7 @@ const bool registered = register_placement(
     {"mc",
      "determinised Monte Carlo: each candidate move played out `rollouts` times with the "
      "unseen tiles re-dealt; best mean result",
-     {{"rollouts", 4, "continuations per candidate move"},
+     {{"rollouts", 8, "continuations per candidate move"},
       {"candidates", 3, "moves tried, best first by the heuristic (0: all)"},
       {"rollout", 1, "rollout policy: 0 random, 1 greedy:snug=1, 2 heuristic, 3 greedy"},
       {"z", 1, "standard errors by which a move must beat the heuristic's choice"}}},

@@ -6,7 +6,8 @@
 Every number in the README is read from the JSON files scripts/study wrote into
 RESULTS_DIR (headline.json, compare.json, sweep.json, and policies.md when the policy
 table ran) and from its step log (.steps.tsv: name, seconds, command), which becomes
-study.json.
+study.json. Its time columns: wall-clock time, and CPU time (user + system, all threads
+and child processes), which depends much less on what else the machine is doing.
 """
 import argparse
 import json
@@ -72,10 +73,16 @@ def table(header, rows):
     return "\n".join(out) + "\n"
 
 
+STEP_HEADER = ["step", "command", "wall time", "CPU time"]
+
+
+def step_row(s):
+    return (s["name"], f'`{s["command"]}`', minutes(s["seconds"]), minutes(s["cpu_seconds"]))
+
+
 def steps_section(steps, names):
-    rows = [(s["name"], f'`{s["command"]}`', minutes(s["seconds"])) for s in steps
-            if s["name"] in names]
-    return "Produced by:\n\n" + table(["step", "command", "time"], rows) if rows else ""
+    rows = [step_row(s) for s in steps if s["name"] in names]
+    return "Produced by:\n\n" + table(STEP_HEADER, rows) if rows else ""
 
 
 def headline_section(doc, steps):
@@ -200,19 +207,22 @@ def main():
     steps_path = os.path.join(d, ".steps.tsv")
     with open(steps_path) as f:
         for line in f:
-            name, seconds, command = line.rstrip("\n").split("\t", 2)
-            steps.append({"name": name, "seconds": float(seconds), "command": command})
+            name, seconds, cpu, command = line.rstrip("\n").split("\t", 3)
+            steps.append({"name": name, "seconds": float(seconds), "cpu_seconds": float(cpu),
+                          "command": command})
     params = dict(p.split("=", 1) for p in args.param)
     headline, compare, sweep = load(d, "headline.json"), load(d, "compare.json"), load(d, "sweep.json")
     program = next((x["program"] for x in (headline, compare, sweep) if x), {})
     total = sum(s["seconds"] for s in steps)
+    cpu = sum(s["cpu_seconds"] for s in steps)
 
     parts = ["# Results\n",
              f"Written by `scripts/study` (seed {params.get('seed', '?')}, "
              f"{params.get('threads', '?')} threads, carcsolo {program.get('version', '?')} "
-             f"at {program.get('git', '?')}); it deletes and regenerates this directory. "
-             f"The numbers below are read from the JSON files here by "
-             f"`scripts/study_report.py`; the steps took {minutes(total)} in all. Parameters: "
+             f"at {program.get('git', '?')}), which deletes and rewrites this page, the JSON "
+             f"files and the plots below. The numbers are read from the JSON files by "
+             f"`scripts/study_report.py`. The steps took {minutes(total)} of wall-clock time "
+             f"and {minutes(cpu)} of CPU time in all. Parameters: "
              + ", ".join(f"{k}={v}" for k, v in params.items()) + ". Policies, with every "
              "parameter: " + ", ".join(f"`{s}`" for s in specs(
                  [x for x in (headline, compare, sweep) if x])) + ".\n",
@@ -224,14 +234,12 @@ def main():
     if sweep:
         parts.append(sweep_section(sweep, steps))
     parts.append(goal_section(headline, compare))
-    parts.append("## All steps\n\n" + table(
-        ["step", "command", "time"],
-        [(s["name"], f'`{s["command"]}`', minutes(s["seconds"])) for s in steps]))
+    parts.append("## All steps\n\n" + table(STEP_HEADER, [step_row(s) for s in steps]))
     with open(os.path.join(d, "README.md"), "w") as f:
         f.write("\n".join(p for p in parts if p))
     with open(os.path.join(d, "study.json"), "w") as f:
         json.dump({"format": "carcassonne-solo-study/1", "parameters": params, "steps": steps,
-                   "seconds": total}, f, indent=2)
+                   "seconds": total, "cpu_seconds": cpu}, f, indent=2)
         f.write("\n")
     os.remove(steps_path)
     return 0

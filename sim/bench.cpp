@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "core/turn.hpp"
+#include "policies/lookahead.hpp"
 #include "policies/policy.hpp"
 #include "sim/cli.hpp"
 #include "sim/deal.hpp"
@@ -89,6 +90,9 @@ PolicyFigures bench_policy(const std::string& placement, const BenchOptions& o) 
   rc.seed = 1;
   PolicyFigures f;
   f.placement = placement;
+  // Short name in tables when the spec is the policy's default setting.
+  const std::string name = placement.substr(0, placement.find(':'));
+  f.label = canonical_placement(name) == placement ? name : placement;
   f.scoring = o.scoring;
   f.games = games_per_rep(rc, o);
   for (int r = 0; r < o.reps; ++r) {  // interleaved, so drifting load hits both alike
@@ -201,37 +205,6 @@ std::uint64_t replay(const Recording& rec) {
   return check;
 }
 
-// A random rollout from a snapshot: copy, re-deal the unseen tiles from the counts into
-// stacks of the sizes the State shows, play to the end with random placement and
-// as-found scoring (what a Monte Carlo look-ahead does per rollout).
-struct BenchRolloutEnv : SilentHooks {
-  std::array<std::uint8_t, kMaxTiles> tiles;
-  std::array<std::uint8_t, kMaxColors> next;
-  PlacementPolicy* placement;
-  Rng rng;
-
-  void redeal(const State& s) {
-    int n = 0;
-    for (int t = 0; t < kTileTypes; ++t)
-      for (int k = s.unseen(t); k > 0; --k) tiles[std::size_t(n++)] = std::uint8_t(t);
-    for (int i = n; i > 1; --i) {
-      const int j = int(uniform_below(rng, std::uint32_t(i)));
-      std::swap(tiles[std::size_t(i - 1)], tiles[std::size_t(j)]);
-    }
-    int at = 0;
-    for (int c = 0; c < s.colors(); ++c) {
-      next[std::size_t(c)] = std::uint8_t(at);
-      at += s.stack_left(c);
-    }
-  }
-  int draw(int c) { return tiles[next[std::size_t(c)]++]; }
-  Move choose(const State& s, int type, const Placement* legal, int n) {
-    return placement->choose(Observation(s, type), {legal, std::size_t(n)}, rng);
-  }
-  void order(const State&, int, std::uint16_t*, int) {}
-  void order_final(const State&, std::uint8_t*, int) {}
-};
-
 // Repeats `batch` (which returns how many operations it did) until `min_seconds` of this
 // thread's CPU time have passed, `reps` times; each sample is nanoseconds per operation.
 template <class Batch>
@@ -328,17 +301,22 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
          return std::uint64_t(rec.snapshots.size());
        })});
 
-  auto placement = make_placement_policy("random");
-  BenchRolloutEnv env;
-  env.placement = placement.get();
-  env.rng = Rng(1, 0, Stream::search);
+  // What policies/mc.cpp does per rollout with `rollout=0`: a copy of the State, the
+  // unseen tiles re-dealt, random placement to the end, turns scored in the look-ahead
+  // order (policies/lookahead.hpp).
+  auto random_policy = make_placement_policy("random");
+  auto lookahead_scoring = make_lookahead_scoring();
+  Redeal redeal;
+  Rng rng(1, 0, Stream::search);
+  RolloutEnv env{{}, &redeal, random_policy.get(), lookahead_scoring.get(), &rng};
   add({"random rollout", "ns",
-       "copy of a mid-game State, re-deal of the unseen tiles, random/as-found play to the end",
+       "from a mid-game State as mc's rollouts: copy, re-deal of the unseen tiles, random "
+       "placement to the end",
        time_per_op(o.reps, kMinSeconds, [&] {
          std::uint64_t sink = 0;
          for (const State& snap : rec.snapshots) {
            State s = snap;
-           env.redeal(s);
+           redeal.deal(s, rng);
            play_to_end(s, env);
            sink += std::uint64_t(s.result());
          }
@@ -475,7 +453,7 @@ std::string BenchReport::table() const {
     appendf(s, "\n%-26s %8s %18s %18s %8s %18s\n", "games/s placement/scoring", "games",
             "1 thread", all_head.c_str(), "scaling", "per CPU-s 1 / all");
     for (const auto& f : policies) {
-      const std::string name = f.placement + "/" + f.scoring;
+      const std::string name = f.label + "/" + f.scoring;
       const std::string one = fmt_rate(f.one_thread.median()) + " [" +
                               fmt_rate(f.one_thread.best()) + "]";
       const std::string all = fmt_rate(f.all_threads.median()) + " [" +
@@ -510,7 +488,7 @@ std::string BenchReport::markdown() const {
             options.threads, options.threads);
     for (const auto& f : policies)
       appendf(s, "| `%s` / `%s` | %llu | %s [%s] | %s [%s] | %.2fx | %s | %s |\n",
-              f.placement.c_str(), f.scoring.c_str(), static_cast<unsigned long long>(f.games),
+              f.label.c_str(), f.scoring.c_str(), static_cast<unsigned long long>(f.games),
               fmt_rate(f.one_thread.median()).c_str(), fmt_rate(f.one_thread.best()).c_str(),
               fmt_rate(f.all_threads.median()).c_str(), fmt_rate(f.all_threads.best()).c_str(),
               f.scaling(), fmt_rate(f.one_thread_cpu.median()).c_str(),

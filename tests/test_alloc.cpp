@@ -113,6 +113,19 @@ TEST_CASE("1,000 games of random placement allocate nothing once warm") {
   CHECK(allocations_per_games("random", "as-found", 1000) == 0);
 }
 
+TEST_CASE("no registered placement policy allocates per game once warm") {
+  // Search policies on small budgets: what matters is that nothing is allocated per
+  // decision, not how strong the play is.
+  for (const auto& info : carc::placement_policies()) {
+    std::string spec = info.name;
+    for (const auto& p : info.params)
+      if (p.key == "rollouts") spec += ":rollouts=1";
+    CAPTURE(spec);
+    CHECK(allocations_per_games(spec, "as-found", 20) == 0);
+    CHECK(allocations_per_games(spec, "best", 20) == 0);
+  }
+}
+
 TEST_CASE("a run's allocations do not depend on its number of games") {
   auto allocations_of_run = [](std::uint64_t games) {
     carc::sim::RunRequest req;

@@ -1,0 +1,76 @@
+// Tests of sim/bench: the report has every figure it promises, in every output form. No
+// speed is asserted (speeds are the benchmark's to measure, not the tests').
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "sim/bench.hpp"
+
+namespace {
+
+carc::sim::BenchOptions tiny() {
+  carc::sim::BenchOptions o;
+  o.games = 40;
+  o.seconds = 0.01;
+  o.reps = 2;
+  o.threads = 2;
+  o.placements = {"random"};
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("bench: samples give the median and the best in the right direction") {
+  carc::sim::Samples rate;
+  rate.values = {3, 1, 2, 10};
+  CHECK(rate.median() == 2.5);
+  CHECK(rate.best() == 10);
+  carc::sim::Samples time = rate;
+  time.higher_is_better = false;
+  CHECK(time.best() == 1);
+  CHECK(carc::sim::Samples{}.median() == 0);
+}
+
+TEST_CASE("bench: games per second on 1 and all threads, for each policy asked") {
+  auto o = tiny();
+  o.micro = false;
+  const auto r = carc::sim::run_bench(o);
+  REQUIRE(r.policies.size() == 1);
+  const auto& f = r.policies[0];
+  CHECK(f.placement == "random");
+  CHECK(f.label == "random");
+  CHECK(f.scoring == "as-found");
+  CHECK(f.games >= 8);  // at least a few games per thread
+  CHECK(f.games <= 40);
+  for (const auto* s : {&f.one_thread, &f.all_threads, &f.one_thread_cpu, &f.all_threads_cpu}) {
+    CHECK(s->values.size() == 2);
+    CHECK(std::all_of(s->values.begin(), s->values.end(), [](double v) { return v > 0; }));
+  }
+  CHECK(f.scaling() > 0);
+  CHECK(r.micro.empty());
+  const auto j = r.to_json();
+  CHECK(j["format"] == "carcsolo-bench/1");
+  CHECK(j["policies"][0]["games_per_second_1_thread"]["samples"].size() == 2);
+  CHECK(j["options"]["threads"] == 2);
+  CHECK(r.table().find("random/as-found") != std::string::npos);
+  CHECK(r.markdown().find("| `random` / `as-found` |") != std::string::npos);
+}
+
+TEST_CASE("bench: the engine's micro-benchmarks") {
+  auto o = tiny();
+  o.policies = false;
+  o.reps = 1;
+  const auto r = carc::sim::run_bench(o);
+  CHECK(r.policies.empty());
+  std::string names;
+  for (const auto& m : r.micro) {
+    names += m.name + ";";
+    CHECK(m.unit == "ns");
+    REQUIRE(m.samples.values.size() == 1);
+    CHECK(m.samples.values[0] > 0);
+  }
+  CHECK(names == "State::initial;deal;State::place;State::legal_placements;State copy;random rollout;");
+  CHECK(r.to_json()["micro"].size() == r.micro.size());
+  CHECK(r.markdown().find("| State::place |") != std::string::npos);
+}

@@ -1,0 +1,182 @@
+// sim/verify and `carcsolo verify`: logs the engine writes replay clean; a log changed in
+// one place is reported at the turn and field changed.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "policies/policy.hpp"
+#include "sim/game.hpp"
+#include "sim/verify.hpp"
+#include "tests/process.hpp"
+
+namespace {
+
+using carc::sim::verify_game_log;
+using nlohmann::json;
+
+json logged(int colors, int meeples, std::uint64_t game, const std::string& placement = "random",
+            const std::string& scoring = "random") {
+  auto p = carc::make_placement_policy(placement);
+  auto s = carc::make_scoring_policy(scoring);
+  return carc::sim::play_logged_game({{colors, meeples}, 11, game}, *p, *s, placement, scoring);
+}
+
+// The index of the first turn entry from `from` on that `pred` accepts.
+template <class Pred>
+std::size_t find_turn(const json& log, std::size_t from, Pred pred) {
+  const json& turns = log.at("turns");
+  for (std::size_t i = from; i < turns.size(); ++i)
+    if (pred(turns[i])) return i;
+  FAIL("no suitable turn in the log");
+  return 0;
+}
+
+bool placed(const json& t) { return !t.at("discarded").get<bool>(); }
+
+// A game long enough to have scored features and meeples in the final scoring.
+json rich_log() {
+  for (std::uint64_t g = 0;; ++g) {
+    json log = logged(3, 7, g);
+    int scored = 0;
+    for (const auto& t : log.at("turns")) scored += placed(t) && !t.at("scored").empty();
+    if (scored >= 3 && log.at("turns").size() > 30 && !log.at("final_scoring").empty()) return log;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("verify: the engine's own logs replay without an inconsistency") {
+  int games = 0;
+  for (const auto& p : carc::placement_policies()) {
+    if (p.name == "mc") continue;  // look-ahead: slow, and its logs are like any other's
+    for (const auto& s : carc::scoring_policies())
+      for (std::uint64_t g = 0; g < 2; ++g) {
+        const int colors = 2 + int((g + p.name.size() + s.name.size()) % 5);
+        const json log = logged(colors, 1 + int(g * 5 + s.name.size()) % 12, g, p.name, s.name);
+        const auto r = verify_game_log(log);
+        CHECK_MESSAGE(!r, p.name << " / " << s.name << ": " << (r ? r->message() : ""));
+        ++games;
+      }
+  }
+  CHECK(games >= 4);
+}
+
+TEST_CASE("verify: a changed log is reported at the turn and field changed") {
+  const json good = rich_log();
+  REQUIRE_FALSE(verify_game_log(good));
+  const auto turn_of = [&](std::size_t i) { return good.at("turns")[i].at("turn").get<int>(); };
+
+  SUBCASE("a score") {
+    json log = good;
+    const std::size_t i = find_turn(log, 10, placed);
+    log["turns"][i]["scores"][1] = log["turns"][i]["scores"][1].get<int>() + 1;
+    const auto r = verify_game_log(log);
+    REQUIRE(r);
+    CHECK(r->turn == turn_of(i));
+    CHECK(r->field == "scores");
+  }
+  SUBCASE("an illegal placement") {
+    json log = good;
+    const std::size_t i = find_turn(log, 12, placed);
+    log["turns"][i]["x"] = log["turns"][i]["x"].get<int>() + 40;
+    const auto r = verify_game_log(log);
+    REQUIRE(r);
+    CHECK(r->turn == turn_of(i));
+    CHECK(r->field == "x/y/rot");
+  }
+  SUBCASE("a wrong free list") {
+    json log = good;
+    const std::size_t i = find_turn(log, 5, [](const json& t) { return placed(t) && !t.at("free").empty(); });
+    log["turns"][i]["free"].erase(0);
+    const auto r = verify_game_log(log);
+    REQUIRE(r);
+    CHECK(r->turn == turn_of(i));
+    CHECK(r->field == "free");
+  }
+  SUBCASE("a scored feature's points") {
+    json log = good;
+    const std::size_t i = find_turn(log, 0, [](const json& t) { return placed(t) && !t.at("scored").empty(); });
+    log["turns"][i]["scored"][0]["points"] = log["turns"][i]["scored"][0]["points"].get<int>() + 2;
+    const auto r = verify_game_log(log);
+    REQUIRE(r);
+    CHECK(r->turn == turn_of(i));
+    CHECK(r->field == "scored[0].points");
+  }
+  SUBCASE("a meeple on a segment that is not free") {
+    json log = good;
+    const std::size_t i = find_turn(log, 0, [](const json& t) { return placed(t) && t.at("meeple").is_string(); });
+    log["turns"][i]["meeple"] = "road:N,E,S,W";  // no tile has such a segment
+    const auto r = verify_game_log(log);
+    REQUIRE(r);
+    CHECK(r->turn == turn_of(i));
+    CHECK(r->field == "meeple");
+  }
+  SUBCASE("a drawn tile") {
+    json log = good;
+    std::size_t j = 0;  // a tile of stack 1 that differs from stack 0's first
+    while (log["stacks"][1][j] == log["stacks"][0][0]) ++j;
+    std::swap(log["stacks"][0][0], log["stacks"][1][j]);
+    const auto r = verify_game_log(log);
+    REQUIRE(r);
+    CHECK(r->turn == 0);
+    CHECK(r->field == "tile");
+  }
+  SUBCASE("turns cut short") {
+    json log = good;
+    log["turns"].erase(log["turns"].size() - 1);
+    const auto r = verify_game_log(log);
+    REQUIRE(r);
+    CHECK(r->field == "turns");
+  }
+  SUBCASE("the result") {
+    json log = good;
+    log["result"] = log["result"].get<int>() + 1;
+    const auto r = verify_game_log(log);
+    REQUIRE(r);
+    CHECK(r->at == "end");
+    CHECK(r->field == "result");
+  }
+  SUBCASE("a missing key is an inconsistency, not a crash") {
+    json log = good;
+    log["turns"][3].erase("turn");
+    const auto r = verify_game_log(log);
+    REQUIRE(r);
+    CHECK(r->field == "turn");
+    CHECK(r->got == "missing");
+  }
+  SUBCASE("not a game log at all") {
+    CHECK_THROWS_AS(verify_game_log(json::array()), std::runtime_error);
+    CHECK_THROWS_AS(verify_game_log(json{{"format", "carcassonne-solo-results/1"}}), std::runtime_error);
+  }
+}
+
+TEST_CASE("carcsolo verify: exit 0 on run's logs, 1 and the game and turn on a changed one") {
+  carc::test::TempDir d;
+  const auto run = carc::test::run_carcsolo(
+      {"run", "--games", "30", "--seed", "4", "--colors", "4", "--threads", "1", "-q", "--log",
+       "games.jsonl", "--log-games", "30"},
+      d.path());
+  REQUIRE(run.status == 0);
+  const auto clean = carc::test::run_carcsolo({"verify", "games.jsonl"}, d.path());
+  CHECK(clean.status == 0);
+  CHECK(clean.out == "verify: 30 games, 30 consistent, 0 inconsistent\n");
+
+  // Game 2 (the third line): a score changed at turn entry 6.
+  std::vector<json> logs;
+  {
+    std::istringstream in(carc::test::read_text(d / "games.jsonl"));
+    for (std::string line; std::getline(in, line);) logs.push_back(json::parse(line));
+  }
+  REQUIRE(logs.size() == 30);
+  json& t = logs[2]["turns"][6];
+  t["scores"][0] = t["scores"][0].get<int>() + 5;
+  std::string text;
+  for (const auto& l : logs) text += l.dump() + "\n";
+  carc::test::write_text(d / "changed.jsonl", text);
+  const auto r = carc::test::run_carcsolo({"verify", "changed.jsonl"}, d.path());
+  CHECK(r.status == 1);
+  const std::string turn = std::to_string(t["turn"].get<int>());
+  CHECK(r.out.find("changed.jsonl:3: game 2 (seed 4): turn " + turn + " (turns[6]): scores: expected") == 0);
+  CHECK(r.out.find("verify: 30 games, 29 consistent, 1 inconsistent\n") != std::string::npos);
+}
