@@ -49,6 +49,7 @@ void appendf(std::string& out, const char* fmt, Args... args) {
 
 struct Rates {
   double wall = 0, cpu = 0;  // games per second of wall-clock time, and of CPU time
+  double mean_tiles = 0, mean_result = 0;
 };
 
 Rates run_rate(RunConfig rc, std::uint64_t games, int threads) {
@@ -62,6 +63,8 @@ Rates run_rate(RunConfig rc, std::uint64_t games, int threads) {
   Rates r;
   r.wall = out.seconds > 0 ? double(out.games_done) / out.seconds : 0.0;
   r.cpu = cpu > 0 ? double(out.games_done) / cpu : 0.0;
+  r.mean_tiles = out.acc.mean_tiles_placed();
+  r.mean_result = out.acc.mean();
   return r;
 }
 
@@ -81,22 +84,27 @@ std::uint64_t games_per_rep(const RunConfig& rc, const BenchOptions& o) {
   return std::clamp<std::uint64_t>(std::uint64_t(want), std::min(floor, o.games), o.games);
 }
 
-PolicyFigures bench_policy(const std::string& placement, const BenchOptions& o) {
+PolicyFigures bench_policy(const std::string& placement, const std::string& scoring,
+                           const BenchOptions& o) {
   RunConfig rc;
   rc.colors = o.colors;
   rc.meeples = o.meeples;
   rc.placement_policy = placement;
-  rc.scoring_policy = o.scoring;
+  rc.scoring_policy = scoring;
   rc.seed = 1;
   PolicyFigures f;
   f.placement = placement;
   // Short name in tables when the spec is the policy's default setting.
   const std::string name = placement.substr(0, placement.find(':'));
   f.label = canonical_placement(name) == placement ? name : placement;
-  f.scoring = o.scoring;
+  f.scoring = scoring;
   f.games = games_per_rep(rc, o);
   for (int r = 0; r < o.reps; ++r) {  // interleaved, so drifting load hits both alike
     const Rates one = run_rate(rc, f.games, 1), all = run_rate(rc, f.games, o.threads);
+    if (r == 0) {
+      f.mean_tiles = one.mean_tiles;
+      f.mean_result = one.mean_result;
+    }
     f.one_thread.values.push_back(one.wall);
     f.all_threads.values.push_back(all.wall);
     f.one_thread_cpu.values.push_back(one.cpu);
@@ -301,28 +309,32 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
          return std::uint64_t(rec.snapshots.size());
        })});
 
-  // What policies/mc.cpp does per rollout with `rollout=0`: a copy of the State, the
-  // unseen tiles re-dealt, random placement to the end, turns scored in the look-ahead
-  // order (policies/lookahead.hpp).
-  auto random_policy = make_placement_policy("random");
+  // What policies/mc.cpp does per rollout: a copy of the State, the unseen tiles
+  // re-dealt, the rollout policy to the end, turns scored in the look-ahead order
+  // (policies/lookahead.hpp). `rollout=0` is random, `rollout=1` (mc's default) greedy:snug=1.
   auto lookahead_scoring = make_lookahead_scoring();
   Redeal redeal;
   Rng rng(1, 0, Stream::search);
-  RolloutEnv env{{}, &redeal, random_policy.get(), lookahead_scoring.get(), &rng};
-  add({"random rollout", "ns",
-       "from a mid-game State as mc's rollouts: copy, re-deal of the unseen tiles, random "
-       "placement to the end",
-       time_per_op(o.reps, kMinSeconds, [&] {
-         std::uint64_t sink = 0;
-         for (const State& snap : rec.snapshots) {
-           State s = snap;
-           redeal.deal(s, rng);
-           play_to_end(s, env);
-           sink += std::uint64_t(s.result());
-         }
-         keep(sink);
-         return std::uint64_t(rec.snapshots.size());
-       })});
+  for (const char* spec : {"random", "greedy:snug=1"}) {
+    auto policy = make_placement_policy(spec);
+    RolloutEnv env{{}, &redeal, policy.get(), lookahead_scoring.get(), &rng};
+    MicroFigure f{std::string(spec) + " rollout", "ns", "", time_per_op(o.reps, kMinSeconds, [&] {
+                    std::uint64_t sink = 0;
+                    for (const State& snap : rec.snapshots) {
+                      State s = snap;
+                      redeal.deal(s, rng);
+                      play_to_end(s, env);
+                      sink += std::uint64_t(s.result());
+                    }
+                    keep(sink);
+                    return std::uint64_t(rec.snapshots.size());
+                  })};
+    appendf(f.what,
+            "from a mid-game State as mc's rollouts (rollout=%d): copy, re-deal of the unseen "
+            "tiles, %s placement to the end; %.0f rollouts per second on one thread",
+            spec[0] == 'r' ? 0 : 1, spec, 1e9 / f.samples.median());
+    add(std::move(f));
+  }
   return out;
 }
 
@@ -393,8 +405,9 @@ BenchReport run_bench(const BenchOptions& options,
     std::vector<std::string> specs = options.placements;
     if (specs.empty())
       for (const auto& p : placement_policies()) specs.push_back(canonical_placement(p.name));
+    for (const auto& scoring : options.scorings)
     for (const auto& spec : specs) {
-      r.policies.push_back(bench_policy(spec, options));
+      r.policies.push_back(bench_policy(spec, scoring, options));
       if (progress) {
         const auto& f = r.policies.back();
         std::string line;
@@ -413,6 +426,8 @@ nlohmann::json BenchReport::to_json() const {
   for (const auto& f : policies)
     pol.push_back({{"placement", f.placement},
                    {"scoring", f.scoring},
+                   {"mean_tiles_placed", f.mean_tiles},
+                   {"mean_result", f.mean_result},
                    {"games_per_repetition", f.games},
                    {"games_per_second_1_thread", f.one_thread.to_json()},
                    {"games_per_second_all_threads", f.all_threads.to_json()},
@@ -437,7 +452,7 @@ nlohmann::json BenchReport::to_json() const {
             {"threads", options.threads},
             {"colors", options.colors},
             {"meeples", options.meeples},
-            {"scoring", options.scoring},
+            {"scorings", options.scorings},
             {"max_games", options.games},
             {"seconds", options.seconds}}},
           {"policies", pol},
@@ -450,8 +465,8 @@ std::string BenchReport::table() const {
   appendf(s, "medians of %d repetitions [best]\n", options.reps);
   if (!policies.empty()) {
     const std::string all_head = std::to_string(options.threads) + " threads";
-    appendf(s, "\n%-26s %8s %18s %18s %8s %18s\n", "games/s placement/scoring", "games",
-            "1 thread", all_head.c_str(), "scaling", "per CPU-s 1 / all");
+    appendf(s, "\n%-26s %8s %6s %6s %18s %18s %8s %18s\n", "games/s placement/scoring", "games",
+            "tiles", "mean", "1 thread", all_head.c_str(), "scaling", "per CPU-s 1 / all");
     for (const auto& f : policies) {
       const std::string name = f.label + "/" + f.scoring;
       const std::string one = fmt_rate(f.one_thread.median()) + " [" +
@@ -460,9 +475,9 @@ std::string BenchReport::table() const {
                               fmt_rate(f.all_threads.best()) + "]";
       const std::string cpu_rates = fmt_rate(f.one_thread_cpu.median()) + " / " +
                                     fmt_rate(f.all_threads_cpu.median());
-      appendf(s, "%-26s %8llu %18s %18s %7.2fx %18s\n", name.c_str(),
-              static_cast<unsigned long long>(f.games), one.c_str(), all.c_str(), f.scaling(),
-              cpu_rates.c_str());
+      appendf(s, "%-26s %8llu %6.1f %6.2f %18s %18s %7.2fx %18s\n", name.c_str(),
+              static_cast<unsigned long long>(f.games), f.mean_tiles, f.mean_result, one.c_str(),
+              all.c_str(), f.scaling(), cpu_rates.c_str());
     }
   }
   if (!micro.empty()) {
@@ -482,13 +497,15 @@ std::string BenchReport::markdown() const {
   if (!policies.empty()) {
     appendf(s, "\nGames per second of wall-clock time (per CPU-second: games over the CPU "
                "time of all threads, less disturbed by other programs).\n\n"
-               "| placement / scoring | games per repetition | 1 thread | %d threads | "
-               "scaling | per CPU-s, 1 thread | per CPU-s, %d threads |\n"
-               "|---|---:|---:|---:|---:|---:|---:|\n",
+               "Tiles placed and mean result: of the games of the first one-thread repetition.\n\n"
+               "| placement / scoring | games per repetition | tiles placed | mean result | "
+               "1 thread | %d threads | scaling | per CPU-s, 1 thread | per CPU-s, %d threads |\n"
+               "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
             options.threads, options.threads);
     for (const auto& f : policies)
-      appendf(s, "| `%s` / `%s` | %llu | %s [%s] | %s [%s] | %.2fx | %s | %s |\n",
+      appendf(s, "| `%s` / `%s` | %llu | %.1f | %.2f | %s [%s] | %s [%s] | %.2fx | %s | %s |\n",
               f.label.c_str(), f.scoring.c_str(), static_cast<unsigned long long>(f.games),
+              f.mean_tiles, f.mean_result,
               fmt_rate(f.one_thread.median()).c_str(), fmt_rate(f.one_thread.best()).c_str(),
               fmt_rate(f.all_threads.median()).c_str(), fmt_rate(f.all_threads.best()).c_str(),
               f.scaling(), fmt_rate(f.one_thread_cpu.median()).c_str(),

@@ -21,7 +21,7 @@ struct BenchOptions {
   int threads = 1;               // the "all threads" column
   int colors = 3, meeples = 4;
   std::vector<std::string> placements;  // canonical specs; empty: every registered one
-  std::string scoring = "as-found";
+  std::vector<std::string> scorings = {"as-found"};  // every placement with each of these
   bool policies = true, micro = true;   // which parts to run
 };
 
@@ -43,6 +43,8 @@ struct PolicyFigures {
   // by other programs than wall-clock time; idle waiting threads count.
   Samples one_thread_cpu, all_threads_cpu;
   double scaling() const;           // median(all_threads) / median(one_thread)
+  // Of the games of the first one-thread repetition: how long and how good they were.
+  double mean_tiles = 0, mean_result = 0;
 };
 
 struct MicroFigure {

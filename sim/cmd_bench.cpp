@@ -15,7 +15,8 @@ namespace carc::sim {
 int cmd_bench(const Args& args) {
   std::string games = "200000", reps = "5", seconds = "1",
               threads = std::to_string(default_threads());
-  std::string colors = "3", meeples = "4", scoring = "as-found", only, json_out, md_out;
+  std::string colors = "3", meeples = "4", only, json_out, md_out;
+  std::vector<std::string> scorings;
   std::vector<std::string> placements;
   po::options_description d(
       "carcsolo bench: games per second per placement policy on 1 and on all threads, and "
@@ -26,7 +27,7 @@ int cmd_bench(const Args& args) {
       ("reps", po::value(&reps)->default_value(reps), "repetitions of every figure, 1..1000")
       ("threads", po::value(&threads)->default_value(threads), "threads of the 'all threads' column (default: all cores)")
       ("placement", po::value(&placements), "placement policy to time (repeat the option; default: every registered one)")
-      ("scoring", po::value(&scoring)->default_value(scoring), "scoring-order policy of the games")
+      ("scoring", po::value(&scorings), "scoring-order policy of the games (repeat the option: every placement with each; default as-found)")
       ("colors", po::value(&colors)->default_value(colors), "colours, 2..6")
       ("meeples", po::value(&meeples)->default_value(meeples), "meeples per colour, 1..12")
       ("only", po::value(&only), "'games' or 'engine': run only that part")
@@ -46,11 +47,15 @@ int cmd_bench(const Args& args) {
   GameOptions g;
   g.colors = colors;
   g.meeples = meeples;
-  g.scoring = scoring;
-  const RunConfig rc = g.resolve();
-  o.colors = rc.colors;
-  o.meeples = rc.meeples;
-  o.scoring = rc.scoring_policy;
+  if (scorings.empty()) scorings.push_back("as-found");
+  o.scorings.clear();
+  for (const auto& sc : scorings) {
+    g.scoring = sc;
+    const RunConfig rc = g.resolve();
+    o.colors = rc.colors;
+    o.meeples = rc.meeples;
+    o.scorings.push_back(rc.scoring_policy);
+  }
   try {
     for (const auto& p : placements) o.placements.push_back(canonical_placement(p));
   } catch (const std::invalid_argument& e) {

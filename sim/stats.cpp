@@ -223,6 +223,13 @@ int Accumulator::max_result() const {
   return 0;
 }
 
+double Accumulator::mean_tiles_placed() const {
+  if (games_ == 0) return 0.0;
+  std::uint64_t sum = 0;
+  for (std::size_t v = 0; v < tiles_hist_.size(); ++v) sum += v * tiles_hist_[v];
+  return double(sum) / double(games_);
+}
+
 json Accumulator::to_json(const RunConfig& config, const ProgramInfo& program,
                           const Performance& performance) const {
   assert(config.colors >= 2 && config.colors <= kMaxColors);

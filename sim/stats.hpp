@@ -81,6 +81,7 @@ class Accumulator {
   int quantile(int percent) const;
   int min_result() const;  // 0 when n == 0
   int max_result() const;  // 0 when n == 0
+  double mean_tiles_placed() const;  // 0 when n == 0
 
   // The results document, exactly as results-format.md, plus `result.sum`,
   // `colors[i].score_sum` and `discards.total` so that from_json can rebuild the

@@ -48,6 +48,9 @@ TEST_CASE("bench: games per second on 1 and all threads, for each policy asked")
     CHECK(std::all_of(s->values.begin(), s->values.end(), [](double v) { return v > 0; }));
   }
   CHECK(f.scaling() > 0);
+  CHECK(f.mean_tiles > 10);  // random games place about 15 tiles
+  CHECK(f.mean_tiles < 71);
+  CHECK(f.mean_result > 0);
   CHECK(r.micro.empty());
   const auto j = r.to_json();
   CHECK(j["format"] == "carcsolo-bench/1");
@@ -55,6 +58,20 @@ TEST_CASE("bench: games per second on 1 and all threads, for each policy asked")
   CHECK(j["options"]["threads"] == 2);
   CHECK(r.table().find("random/as-found") != std::string::npos);
   CHECK(r.markdown().find("| `random` / `as-found` |") != std::string::npos);
+}
+
+TEST_CASE("bench: every placement with every scoring order asked") {
+  auto o = tiny();
+  o.micro = false;
+  o.reps = 1;
+  o.placements = {"random", "greedy"};
+  o.scorings = {"as-found", "best"};
+  const auto r = carc::sim::run_bench(o);
+  REQUIRE(r.policies.size() == 4);
+  CHECK(r.policies[0].scoring == "as-found");
+  CHECK(r.policies[1].placement == "greedy");
+  CHECK(r.policies[3].scoring == "best");
+  CHECK(r.markdown().find("| `greedy` / `best` |") != std::string::npos);
 }
 
 TEST_CASE("bench: the engine's micro-benchmarks") {
@@ -70,7 +87,7 @@ TEST_CASE("bench: the engine's micro-benchmarks") {
     REQUIRE(m.samples.values.size() == 1);
     CHECK(m.samples.values[0] > 0);
   }
-  CHECK(names == "State::initial;deal;State::place;State::legal_placements;State copy;random rollout;");
+  CHECK(names == "State::initial;deal;State::place;State::legal_placements;State copy;random rollout;greedy:snug=1 rollout;");
   CHECK(r.to_json()["micro"].size() == r.micro.size());
   CHECK(r.markdown().find("| State::place |") != std::string::npos);
 }
