@@ -23,6 +23,8 @@ std::vector<ParamInfo> HeuristicWeights::params() {
       {"meeple", d.meeple, "value of a meeple in supply (and of an expected return)"},
       {"empty", d.empty, "penalty per colour whose supply is empty"},
       {"balance", d.balance, "score gap at which a majority colour's award weight falls by e"},
+      {"one", d.one, "penalty per colour with exactly one meeple in supply"},
+      {"sink", d.sink, "bonus per open road/city edge of a feature with meeples"},
       {"compact", d.compact, "bonus per tile among the 8 cells around the placed tile"},
       {"share", d.share, "extra weight of a feature's points per additional majority colour"},
       {"horizon", d.horizon, "draws within which a meeple's return counts"},
@@ -42,6 +44,8 @@ HeuristicWeights HeuristicWeights::from(const Params& p) {
   w.balance = std::max(1e-6, p.get("balance"));
   w.share = p.get("share");
   w.compact = p.get("compact");
+  w.one = p.get("one");
+  w.sink = p.get("sink");
   w.horizon = std::max(0.0, p.get("horizon"));
   w.points_horizon = std::max(0.0, p.get("points_horizon"));
   w.road_q = std::clamp(p.get("road_q"), 0.0, 1.0);
@@ -132,7 +136,7 @@ struct HeuristicEvaluator::Impl {
   // Per turn.
   const State* s = nullptr;
   int k = 0, tiles_left = 0, mover = 0;
-  double meeple_w = 0, empty_w = 0;
+  double meeple_w = 0, empty_w = 0, one_w = 0;
   std::array<double, kMaxColors> award{};
   std::array<double, kMaxColors> pend{};  // expected points per colour
   double ret = 0;
@@ -266,6 +270,7 @@ struct HeuristicEvaluator::Impl {
     tiles_left = st.unseen_total();
     meeple_w = tiles_left > 0 ? w.meeple : 0;
     empty_w = tiles_left > 0 ? w.empty : 0;
+    one_w = tiles_left > 0 ? w.one : 0;
     const int low = st.lowest_score();
     for (int c = 0; c < k; ++c) award[c] = std::exp(-(st.score(c) - low) / w.balance);
     closers_cache.fill(-1);
@@ -321,7 +326,7 @@ struct HeuristicEvaluator::Impl {
   double value(const State& after, int used, const std::array<double, kMaxColors>& p, double r,
                bool ended) const {
     double lo = std::numeric_limits<double>::max(), sum = 0, supply = 0;
-    int empties = 0;
+    int empties = 0, ones = 0;
     for (int c = 0; c < k; ++c) {
       const double e = after.score(c) + (ended ? 0 : p[c]);
       lo = std::min(lo, e);
@@ -329,9 +334,10 @@ struct HeuristicEvaluator::Impl {
       const int n = after.supply(c) - (c == mover ? used : 0);
       supply += n;
       empties += n == 0;
+      ones += n == 1;
     }
     double v = w.low * lo + w.mean * sum / k;
-    if (!ended) v += meeple_w * supply + r - empty_w * empties;
+    if (!ended) v += meeple_w * supply + r - empty_w * empties - one_w * ones;
     return v;
   }
 
@@ -427,11 +433,27 @@ struct HeuristicEvaluator::Impl {
         }
       }
 
+      // Open road/city edges of features with meeples: a tile put there joins an
+      // occupied feature on that side, so it may need no meeple. Their change by this
+      // placement (without its meeple; a meeple on a feature adds its open edges below).
+      double edges = 0;
+      if (w.sink != 0) {
+        for (int i = 0; i < e.n_feats; ++i) {
+          const JoinedFeature& f = e.feats[i];
+          if (f.kind == SegKind::monastery) continue;
+          if (f.meeple_total) edges += w.sink * f.open;
+          for (int r = 0; r < f.n_roots; ++r) {
+            const Feature& bf = st.feature(f.roots[r]);
+            if (bf.meeple_total) edges -= w.sink * bf.open;
+          }
+        }
+      }
       const bool ends = e.free_mask != 0 && !has_meeple && tiles_left > 0;
       const double snug = w.compact * (8 - nb.empty);
       std::uint8_t options = has_meeple ? e.free_mask : 0;
       do {
         Move m{pl, Move::kNoMeeple};
+        double v0 = edges;  // open edges of occupied features
         std::array<double, kMaxColors> p = pend;
         for (int c = 0; c < k; ++c) p[c] += dp[c];
         double r = ret + dr;
@@ -440,6 +462,7 @@ struct HeuristicEvaluator::Impl {
           options &= std::uint8_t(options - 1);
           const int fi = e.feat_of_seg[m.seg];
           const JoinedFeature& f = e.feats[fi];
+          if (f.kind != SegKind::monastery) v0 += w.sink * f.open;
           if (!f.complete()) {
             std::array<std::uint8_t, kMaxColors> mm = f.meeples;
             ++mm[mover];
@@ -454,7 +477,7 @@ struct HeuristicEvaluator::Impl {
         } else {
           v = value(st, m.seg != Move::kNoMeeple, p, r, ends);
         }
-        out[n++] = ScoredMove{m, v + snug};
+        out[n++] = ScoredMove{m, v + snug + v0};
       } while (options);
     }
     return n;

@@ -6,6 +6,10 @@
 //                                            expect from unfinished features it leads
 //   + meeple * (meeples in supply + expected returns of meeples on the board)
 //   - empty * (colours whose supply is empty: their next forced meeple ends the game)
+//   - one * (colours with a single meeple in supply)
+//   + sink * (open road/city edges of features holding meeples: a tile put there joins an
+//             occupied feature, so it may need no meeple; a colour must place one whenever
+//             the tile has a free segment, and meeple economy decides how long games last)
 // Whether an unfinished feature finishes is read off the unseen tiles (their multiset,
 // never their order): for every open cell beside it, the number c of unseen tiles that
 // would end the feature there (fit the cell and open nothing new on that side). With T
@@ -34,8 +38,9 @@
 namespace carc {
 
 struct HeuristicWeights {
-  double low = 0.5, mean = 0.25, meeple = 3, empty = 6, balance = 12, share = 0, compact = 0.3;
-  double horizon = 3, points_horizon = 30, road_q = 0.87, city_q = 0.82, monastery_q = 0.75;
+  double low = 0.5, mean = 0.5, meeple = 2, empty = 6, one = 1, balance = 12, share = 0;
+  double compact = 0.3, sink = 0.25;
+  double horizon = 3, points_horizon = 30, road_q = 0.95, city_q = 0.82, monastery_q = 0.75;
 
   static std::vector<ParamInfo> params();  // registry entries, defaults as above
   static HeuristicWeights from(const Params& p);

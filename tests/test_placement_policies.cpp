@@ -298,6 +298,17 @@ TEST_CASE("heuristic: weights are parameters and change the play") {
     differ += !same(sim::play_game({{3, 4}, 2, g}, *a, *scoring), sim::play_game({{3, 4}, 2, g}, *b, *scoring));
   }
   CHECK(differ > 0);
+  // The meeple-economy terms: a single meeple left, open edges of occupied features.
+  for (const char* key : {"one=", "sink="}) {
+    CHECK(canonical_placement("heuristic").find(key) != std::string::npos);
+    int changed = 0;
+    for (std::uint64_t g = 0; g < 10; ++g) {
+      auto a = make_placement_policy("heuristic");
+      auto b = make_placement_policy(std::string("heuristic:") + key + "0");
+      changed += !same(sim::play_game({{3, 4}, 2, g}, *a, *scoring), sim::play_game({{3, 4}, 2, g}, *b, *scoring));
+    }
+    CHECK(changed > 0);
+  }
 }
 
 TEST_CASE("mc: parameters are checked") {
