@@ -165,7 +165,7 @@ TEST_CASE("discard: a tile that fits nowhere is discarded and the same colour dr
   CHECK_FALSE(s.ended());
 }
 
-TEST_CASE("discard: a colour whose last tile is discarded passes; an empty stack is skipped") {
+TEST_CASE("discard: a colour whose last tile is discarded passes, and an empty stack is skipped") {
   Game g;
   g.turn("E 0 -1 2 city:S");
   StateTestAccess::set_stack_left(g.state(), 1, 1);  // colour 1 holds only one tile: C
@@ -357,7 +357,7 @@ void last_meeple_game(Game& g, bool last_tile) {
 }
 }  // namespace
 
-TEST_CASE("end A: no_meeple after the turn's scoring; meeples returned that turn come too late") {
+TEST_CASE("end A: no_meeple after the turn's scoring, and meeples returned that turn come too late") {
   Game g({3, 1});
   last_meeple_game(g, false);
   // The road A, D, U, S = 4 tiles, 4 points to colour 0 (score 1, lowest): the turn's

@@ -75,7 +75,7 @@ TEST_CASE("compare: a policy against itself draws every game, CI covers 0") {
   CHECK(doc["runs"][0]["result"] == doc["runs"][1]["result"]);
 }
 
-TEST_CASE("compare: a stronger policy's CI excludes 0; files agree with `run`") {
+TEST_CASE("compare: a stronger policy's CI excludes 0, and files agree with `run`") {
   const std::string out = scratch().file("stronger.json");
   REQUIRE(carcsolo("compare --scoring as-found --scoring random --games 2000 --seed 3 "
                    "--first-game 100 --threads 2 --out " + out) == 0);
@@ -139,7 +139,7 @@ TEST_CASE("run --until-ci: stops at a checkpoint and names the exact game range"
   CHECK(a == without_performance(read_json(plain)));
 }
 
-TEST_CASE("sweep: more meeples, higher mean; one results document per option") {
+TEST_CASE("sweep: more meeples, higher mean, and one results document per option") {
   const std::string out = scratch().file("sweep.json");
   REQUIRE(carcsolo("sweep --meeples 2..3,6 --colors 3,4 --games 1500 --threads 2 "
                    "--target mean=4.1 --out " + out) == 0);
