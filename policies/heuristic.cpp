@@ -24,6 +24,7 @@ std::vector<ParamInfo> HeuristicWeights::params() {
       {"empty", d.empty, "penalty per colour whose supply is empty"},
       {"balance", d.balance, "score gap at which a majority colour's award weight falls by e"},
       {"one", d.one, "penalty per colour with exactly one meeple in supply"},
+      {"urgent", d.urgent, "extra penalty when the next colour to move has an empty supply"},
       {"sink", d.sink, "bonus per open road/city edge of a feature with meeples"},
       {"compact", d.compact, "bonus per tile among the 8 cells around the placed tile"},
       {"share", d.share, "extra weight of a feature's points per additional majority colour"},
@@ -46,6 +47,7 @@ HeuristicWeights HeuristicWeights::from(const Params& p) {
   w.compact = p.get("compact");
   w.one = p.get("one");
   w.sink = p.get("sink");
+  w.urgent = p.get("urgent");
   w.horizon = std::max(0.0, p.get("horizon"));
   w.points_horizon = std::max(0.0, p.get("points_horizon"));
   w.road_q = std::clamp(p.get("road_q"), 0.0, 1.0);
@@ -136,7 +138,7 @@ struct HeuristicEvaluator::Impl {
   // Per turn.
   const State* s = nullptr;
   int k = 0, tiles_left = 0, mover = 0;
-  double meeple_w = 0, empty_w = 0, one_w = 0;
+  double meeple_w = 0, empty_w = 0, one_w = 0, urgent_w = 0;
   std::array<double, kMaxColors> award{};
   std::array<double, kMaxColors> pend{};  // expected points per colour
   double ret = 0;
@@ -271,6 +273,7 @@ struct HeuristicEvaluator::Impl {
     meeple_w = tiles_left > 0 ? w.meeple : 0;
     empty_w = tiles_left > 0 ? w.empty : 0;
     one_w = tiles_left > 0 ? w.one : 0;
+    urgent_w = tiles_left > 0 ? w.urgent : 0;
     const int low = st.lowest_score();
     for (int c = 0; c < k; ++c) award[c] = std::exp(-(st.score(c) - low) / w.balance);
     closers_cache.fill(-1);
@@ -327,6 +330,8 @@ struct HeuristicEvaluator::Impl {
                bool ended) const {
     double lo = std::numeric_limits<double>::max(), sum = 0, supply = 0;
     int empties = 0, ones = 0;
+    double v_urgent = 0;
+    const int next = mover + 1 == k ? 0 : mover + 1;
     for (int c = 0; c < k; ++c) {
       const double e = after.score(c) + (ended ? 0 : p[c]);
       lo = std::min(lo, e);
@@ -335,9 +340,10 @@ struct HeuristicEvaluator::Impl {
       supply += n;
       empties += n == 0;
       ones += n == 1;
+      if (n == 0 && c == next) v_urgent = urgent_w;
     }
     double v = w.low * lo + w.mean * sum / k;
-    if (!ended) v += meeple_w * supply + r - empty_w * empties - one_w * ones;
+    if (!ended) v += meeple_w * supply + r - empty_w * empties - one_w * ones - v_urgent;
     return v;
   }
 
