@@ -32,6 +32,12 @@ install_missing() {
     || die "apt-get install ${missing[*]} failed"
 }
 
+# Only the program, not the tests (scripts/study, scripts/board_example).
+build_program() {
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null || die "cmake configure failed"
+  cmake --build "$BUILD" --target carcsolo -j"$(nproc)" || die "build failed (see the output above)"
+}
+
 build() {
   cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null \
     || die "cmake configure failed (see the output above)"

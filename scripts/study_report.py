@@ -182,6 +182,101 @@ def goal_section(headline, compare):
     return "\n".join(out)
 
 
+def scoring_section(docs, steps):
+    """The scoring orders on the same games, one compare file per placement policy."""
+    out = ["## Scoring orders on the same games\n",
+           "Each placement policy played the same games under the four scoring orders "
+           "(common random numbers: the same tiles, and the placement policy's own random "
+           "stream). Differences are game by game against `lowest-first`, with their paired "
+           "95% CI: `best` should not be below it, and `as-found` not above it.\n"]
+    for doc in docs:
+        runs, c = doc["runs"], doc["config"]
+        diffs = {d["second"]: d for d in doc["differences"] if d["first"] == 0}
+        rows = []
+        for i, r in enumerate(runs):
+            d = diffs.get(i)
+            diff = (f'{d["mean"]:+.3f} [{d["ci95"][0]:+.3f}, {d["ci95"][1]:+.3f}]'
+                    if d else "")
+            wdl = f'{d["wins"]:,} / {d["draws"]:,} / {d["losses"]:,}' if d else ""
+            rows.append((f'`{r["config"]["scoring_policy"].split(":")[0]}`', mean_ci(r),
+                         quantiles(r), diff, wdl))
+        out.append(f'**placement `{short(runs[0])}`**, {c["games"]:,} games (games '
+                   f'[{c["first_game"]}, {c["first_game"] + c["games"]}) of seed {c["seed"]}):\n')
+        out.append(table(["scoring order", "mean [95% CI]", "p10 / p50 / p90",
+                          "minus lowest-first [95% CI]", "games better / same / worse"], rows))
+    out.append(steps_section(steps, {s["name"] for s in steps if s["name"].startswith("scoring orders")}))
+    return "\n".join(out)
+
+
+def mc_curve_section(d, doc, steps):
+    """mc's mean result against its rollout budget and its time per move."""
+    runs = doc["runs"]
+    diffs = {x["second"]: x for x in doc["differences"] if x["first"] == 0}
+    rows, points = [], []
+    for i, r in enumerate(runs):
+        spec = r["config"]["placement_policy"]
+        name = spec.split(":")[0]
+        budget = 0
+        if name == "mc":
+            budget = int(dict(kv.split("=") for kv in spec.split(":", 1)[1].split(","))["rollouts"])
+        perf = r["performance"]
+        # Seconds of one thread per move: the run's threads were busy for `seconds`.
+        moves = r["games"] * r["tiles_placed"]["mean"]
+        ms = 1000 * perf["seconds"] * perf["threads"] / moves if moves else 0
+        x = diffs.get(i)
+        diff = f'{x["mean"]:+.2f} [{x["ci95"][0]:+.2f}, {x["ci95"][1]:+.2f}]' if x else ""
+        rows.append((f"`{name}`" + (f" rollouts={budget}" if name == "mc" else ""),
+                     mean_ci(r), diff, f'{100 * r["goals"]["total_60"]["rate"]:.2f}%',
+                     f'{r["tiles_placed"]["mean"]:.1f}', f"{ms:.2f}"))
+        points.append((max(ms, 1e-3), r["result"]["mean"], r["result"]["ci95"], budget))
+    c = doc["config"]
+    out = ["## mc: strength against time per move\n",
+           f'`mc` with rising rollout budgets (the other parameters at their defaults) and the '
+           f'heuristic it starts from (budget 0), on the same {c["games"]:,} games of seed '
+           f'{c["seed"]}. Time per move: thread-seconds of the run over the moves played.\n',
+           table(["policy", "mean [95% CI]", "minus heuristic [paired 95% CI]", "total_60",
+                  "tiles placed", "ms per move"], rows)]
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(6, 4))
+        xs = [p[0] for p in points]
+        ys = [p[1] for p in points]
+        err = [[p[1] - p[2][0] for p in points], [p[2][1] - p[1] for p in points]]
+        ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3)
+        for x, y, _, b in points:
+            ax.annotate("heuristic" if b == 0 else f"{b} rollouts", (x, y),
+                        textcoords="offset points", xytext=(5, -12), fontsize=8)
+        ax.set_xscale("log")
+        ax.set_xlabel("milliseconds per move (one thread)")
+        ax.set_ylabel("mean result (95% CI)")
+        ax.set_title("mc: strength against time per move")
+        ax.grid(True, alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(os.path.join(d, "mc-curve.png"), dpi=100)
+        plt.close(fig)
+        out.append("\n![mc strength curve](mc-curve.png)\n")
+    except ImportError:
+        pass
+    out.append(steps_section(steps, {"mc strength"}))
+    return "\n".join(out)
+
+
+def board_section(d, steps):
+    if not os.path.exists(os.path.join(d, "board-example.svg")):
+        return ""
+    out = ["## A typical game\n",
+           "The game with the median result among 25 games of the strongest policy, drawn by "
+           "`carcsolo replay` (tile turn numbers in the corners; meeples still on the board in "
+           "their colours). [board-example.html](board-example.html) steps through it turn by "
+           "turn (download it and open it in a browser).\n"]
+    pic = "board-example.png" if os.path.exists(os.path.join(d, "board-example.png")) else "board-example.svg"
+    out.append(f"\n![a typical game]({pic})\n")
+    out.append(steps_section(steps, {"board example"}))
+    return "\n".join(out)
+
+
 def policy_table_section(d, steps):
     path = os.path.join(d, "policies.md")
     if not os.path.exists(path):
@@ -234,6 +329,13 @@ def main():
     if sweep:
         parts.append(sweep_section(sweep, steps))
     parts.append(goal_section(headline, compare))
+    scoring = [x for x in (load(d, "scoring-random.json"), load(d, "scoring-heuristic.json")) if x]
+    if scoring:
+        parts.append(scoring_section(scoring, steps))
+    mc_curve = load(d, "mc-curve.json")
+    if mc_curve:
+        parts.append(mc_curve_section(d, mc_curve, steps))
+    parts.append(board_section(d, steps))
     parts.append("## All steps\n\n" + table(STEP_HEADER, [step_row(s) for s in steps]))
     with open(os.path.join(d, "README.md"), "w") as f:
         f.write("\n".join(p for p in parts if p))
