@@ -25,6 +25,7 @@ std::vector<ParamInfo> HeuristicWeights::params() {
       {"balance", d.balance, "score gap at which a majority colour's award weight falls by e"},
       {"one", d.one, "penalty per colour with exactly one meeple in supply"},
       {"urgent", d.urgent, "extra penalty when the next colour to move has an empty supply"},
+      {"absorb", d.absorb, "value of the share of unseen tiles that could be placed with no free segment next turn"},
       {"sink", d.sink, "bonus per open road/city edge of a feature with meeples"},
       {"compact", d.compact, "bonus per tile among the 8 cells around the placed tile"},
       {"share", d.share, "extra weight of a feature's points per additional majority colour"},
@@ -47,6 +48,7 @@ HeuristicWeights HeuristicWeights::from(const Params& p) {
   w.compact = p.get("compact");
   w.one = p.get("one");
   w.sink = p.get("sink");
+  w.absorb = p.get("absorb");
   w.urgent = p.get("urgent");
   w.horizon = std::max(0.0, p.get("horizon"));
   w.points_horizon = std::max(0.0, p.get("points_horizon"));
@@ -96,6 +98,34 @@ static_assert(kCloses[kCity][0] >> tile_type('E') & 1);
 static_assert(kCloses[kRoad][0] >> tile_type('A') & 1);
 static_assert(!(kCloses[kRoad][0] >> tile_type('U') & 1));
 
+// kNoFree[code][occ]: tile types that fit an open cell of this code in some rotation where
+// every road/city segment touches a side whose neighbour's feature holds a meeple (bit d
+// of occ), and that have no monastery: placed there, they need no meeple. (Two segments
+// on one unoccupied feature, or a meeple that reaches the cell's features by a merge, are
+// not seen: an estimate.)
+const std::array<std::array<std::uint32_t, 16>, kCodes>& no_free_table() {
+  static const auto table = [] {
+    std::array<std::array<std::uint32_t, 16>, kCodes> m{};
+    for (int code = 0; code < kCodes; ++code)
+      for (int occ = 0; occ < 16; ++occ)
+        for (int t = 0; t < kTileTypes; ++t) {
+          if (kMonasterySeg[t] >= 0) continue;
+          for (int r = 0; r < 4; ++r) {
+            if (!(kFits[code][t] >> r & 1)) continue;
+            bool ok = true;
+            for (int sg = 0; sg < kBaseTiles[t].nseg; ++sg)
+              ok &= (kOriented[t][r].seg_edges[sg] & occ) != 0;
+            if (ok) {
+              m[code][occ] |= 1u << t;
+              break;
+            }
+          }
+        }
+    return m;
+  }();
+  return table;
+}
+
 // Chance that a feature finishes, kept as log-product plus count of zero factors so a
 // factor can be taken out again.
 struct Odds {
@@ -143,6 +173,9 @@ struct HeuristicEvaluator::Impl {
   std::array<double, kMaxColors> pend{};  // expected points per colour
   double ret = 0;
   std::array<std::uint8_t, kCells> open_of;
+  const std::array<std::array<std::uint32_t, 16>, kCodes>& no_free = no_free_table();
+  std::array<std::uint8_t, kMaxOpen> occ_of{};      // per open cell: sides on occupied features
+  std::array<std::uint32_t, kMaxOpen> nofree_of{};  // per open cell: kNoFree of it
   std::array<std::int16_t, kCodes * 4> closers_cache;
   std::array<std::int16_t, kCodes> fit_cache;
   std::array<Factor, kMaxTiles + 1> factor_cache;
@@ -283,6 +316,7 @@ struct HeuristicEvaluator::Impl {
     for (int j = 0; j < st.open_count(); ++j) {
       const OpenCell& oc = st.open_cell(j);
       open_of[oc.cell] = std::uint8_t(j);
+      occ_of[j] = 0;
       for (int d = 0; d < 4; ++d) {
         side_root[j][d] = -1;
         const int e = code_edge(oc.code, d);
@@ -291,9 +325,11 @@ struct HeuristicEvaluator::Impl {
         const PlacedTile& u = st.tile(v);
         const int r = st.feature_of(v, kOriented[u.type][u.rot].seg[opposite(d)]);
         side_root[j][d] = std::int16_t(r);
+        if (st.feature(r).meeple_total) occ_of[j] = std::uint8_t(occ_of[j] | 1u << d);
         apply(odds_of(r), factor(closers(oc.code, d)), 1);
       }
     }
+    for (int j = 0; j < st.open_count(); ++j) nofree_of[j] = no_free[st.open_cell(j).code][occ_of[j]];
     n_active = 0;
     pend.fill(0);
     ret = 0;
@@ -454,6 +490,17 @@ struct HeuristicEvaluator::Impl {
           }
         }
       }
+      // Tile types the next colour could place with no free segment: every open cell but
+      // this one and those beside it as they are; those beside it below, per meeple option.
+      std::uint32_t nofree_base = 0;
+      if (w.absorb != 0 && tiles_left > 0) {
+        int skip[5] = {jx, -1, -1, -1, -1};
+        for (int d = 0; d < 4; ++d)
+          if (nb.tile[d] < 0) skip[d + 1] = open_of[step(pl.cell, d)];
+        for (int j = 0; j < st.open_count(); ++j)
+          if (j != skip[0] && j != skip[1] && j != skip[2] && j != skip[3] && j != skip[4])
+            nofree_base |= nofree_of[j];
+      }
       const bool ends = e.free_mask != 0 && !has_meeple && tiles_left > 0;
       const double snug = w.compact * (8 - nb.empty);
       std::uint8_t options = has_meeple ? e.free_mask : 0;
@@ -474,6 +521,23 @@ struct HeuristicEvaluator::Impl {
             ++mm[mover];
             add(p, r, contrib(f.kind, feat_odds[fi], f.tiles, f.pennants, mm, f.meeple_total + 1), 1);
           }
+        }
+        if (w.absorb != 0 && tiles_left > 0) {
+          std::uint32_t mask = nofree_base;
+          for (int d = 0; d < 4; ++d) {
+            if (nb.tile[d] >= 0) continue;
+            const int j = open_of[step(pl.cell, d)];
+            const int od = opposite(d);
+            const int code = (j == kNone8 ? 0 : st.open_cell(j).code) | o.edge[d] << (2 * od);
+            int occ = j == kNone8 ? 0 : occ_of[j];
+            if (o.seg[d] >= 0) {
+              const JoinedFeature& f = e.feats[e.feat_of_seg[o.seg[d]]];
+              if (f.meeple_total || (m.seg != Move::kNoMeeple && (f.segs >> m.seg & 1)))
+                occ |= 1 << od;
+            }
+            mask |= no_free[code][occ];
+          }
+          v0 += w.absorb * count(mask) / tiles_left;
         }
         double v;
         if (e.completes) {
