@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent reference implementation of the Carcassonne solo variant rules.
 
-Written from /work/shared/spec/{rules,game-log,results-format}.md only (standard library,
+Written from docs/{rules,game-log,results-format}.md only (standard library,
 Python 3.11).  It is meant to catch bugs in the C++ engine, so it deliberately shares no
 code or data with it.
 
