@@ -26,6 +26,7 @@ std::vector<ParamInfo> HeuristicWeights::params() {
       {"one", d.one, "penalty per colour with exactly one meeple in supply"},
       {"urgent", d.urgent, "extra penalty when the next colour to move has an empty supply"},
       {"absorb", d.absorb, "value of the share of unseen tiles that could be placed with no free segment next turn"},
+      {"absorb_empty", d.absorb_empty, "extra share of `absorb` when the next colour's supply is empty"},
       {"sink", d.sink, "bonus per open road/city edge of a feature with meeples"},
       {"compact", d.compact, "bonus per tile among the 8 cells around the placed tile"},
       {"share", d.share, "extra weight of a feature's points per additional majority colour"},
@@ -49,6 +50,7 @@ HeuristicWeights HeuristicWeights::from(const Params& p) {
   w.one = p.get("one");
   w.sink = p.get("sink");
   w.absorb = p.get("absorb");
+  w.absorb_empty = p.get("absorb_empty");
   w.urgent = p.get("urgent");
   w.horizon = std::max(0.0, p.get("horizon"));
   w.points_horizon = std::max(0.0, p.get("points_horizon"));
@@ -493,6 +495,8 @@ struct HeuristicEvaluator::Impl {
       // Tile types the next colour could place with no free segment: every open cell but
       // this one and those beside it as they are; those beside it below, per meeple option.
       std::uint32_t nofree_base = 0;
+      const int next = mover + 1 == k ? 0 : mover + 1;
+      const double absorb_w = w.absorb * (st.supply(next) == 0 ? 1 + w.absorb_empty : 1);
       if (w.absorb != 0 && tiles_left > 0) {
         int skip[5] = {jx, -1, -1, -1, -1};
         for (int d = 0; d < 4; ++d)
@@ -537,7 +541,7 @@ struct HeuristicEvaluator::Impl {
             }
             mask |= no_free[code][occ];
           }
-          v0 += w.absorb * count(mask) / tiles_left;
+          v0 += absorb_w * count(mask) / tiles_left;
         }
         double v;
         if (e.completes) {

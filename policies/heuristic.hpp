@@ -13,7 +13,8 @@
 //             segment: some open cell where the tile fits and each of its road/city
 //             segments touches a side whose feature holds a meeple; read per open cell
 //             from a table over (cell constraint, occupied sides), the cells beside the
-//             placed tile as the move leaves them)
+//             placed tile as the move leaves them), times 1 + absorb_empty when the
+//             next colour's supply is empty (then a tile it cannot so place ends the game)
 //   + sink * (open road/city edges of features holding meeples: a tile put there joins an
 //             occupied feature, so it may need no meeple; a colour must place one whenever
 //             the tile has a free segment, and meeple economy decides how long games last)
@@ -46,7 +47,7 @@ namespace carc {
 
 struct HeuristicWeights {
   double low = 0.5, mean = 0.5, meeple = 2, empty = 6, one = 1, balance = 12, share = 0;
-  double compact = 0.3, sink = 0.25, urgent = 5, absorb = 10;
+  double compact = 0.3, sink = 0.25, urgent = 5, absorb = 10, absorb_empty = 1;
   double horizon = 3, points_horizon = 30, road_q = 0.95, city_q = 0.82, monastery_q = 0.75;
 
   static std::vector<ParamInfo> params();  // registry entries, defaults as above

@@ -299,7 +299,7 @@ TEST_CASE("heuristic: weights are parameters and change the play") {
   }
   CHECK(differ > 0);
   // The meeple-economy terms: a single meeple left, open edges of occupied features.
-  for (const char* key : {"one=", "sink=", "urgent=", "absorb="}) {
+  for (const char* key : {"one=", "sink=", "urgent=", "absorb=", "absorb_empty="}) {
     CHECK(canonical_placement("heuristic").find(key) != std::string::npos);
     int changed = 0;
     for (std::uint64_t g = 0; g < 60; ++g) {  // urgent matters in about 1 game of 10
