@@ -385,14 +385,14 @@ bool LogReader::next(json& doc, long& line) {
       doc = json::parse(text);
       any_ = true;
       return true;
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
       if (!any_ && text[first] == '{') {  // perhaps one pretty-printed document
         const std::string all = text + "\n" + std::string(std::istreambuf_iterator<char>(in_), {});
         try {
           doc = json::parse(all);
           any_ = true;
           return true;
-        } catch (const json::parse_error&) {
+        } catch (const json::exception&) {
         }
       }
       throw std::runtime_error(std::string("not JSON (") + e.what() + ")");
