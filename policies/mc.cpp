@@ -6,6 +6,9 @@
 // than `z` standard errors of the paired difference (few rollouts are noisy, and the
 // heuristic's choice is a good prior).
 //
+// With `head` > 0 the first `head` turns of every rollout are played by the heuristic
+// (the turns right after the candidate move weigh most), the rest by the rollout policy.
+//
 // Rollout r uses the same re-deal for every candidate (common random numbers), so the
 // comparison between candidates is not drowned by the luck of the deal. Nothing is
 // allocated per decision or per rollout: the State copy, the deal and the move buffers
@@ -25,9 +28,10 @@ const char* const kRolloutSpecs[] = {"random", "greedy:snug=1", "heuristic", "gr
 
 class MonteCarlo final : public PlacementPolicy {
  public:
-  MonteCarlo(int rollouts, int candidates, int rollout_policy, double z)
-      : rollouts_(rollouts), candidates_(candidates), z_(z), eval_(HeuristicWeights{}),
+  MonteCarlo(int rollouts, int candidates, int rollout_policy, double z, int head)
+      : rollouts_(rollouts), candidates_(candidates), head_(head), z_(z), eval_(HeuristicWeights{}),
         rollout_(make_placement_policy(kRolloutSpecs[rollout_policy])),
+        head_policy_(make_placement_policy("heuristic")),
         scoring_(make_lookahead_scoring()), moves_(kMaxMoves), sum_(kMaxMoves), sq_(kMaxMoves) {}
 
   Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
@@ -49,6 +53,7 @@ class MonteCarlo final : public PlacementPolicy {
     std::fill_n(sum_.begin(), n, 0.0);
     std::fill_n(sq_.begin(), n, 0.0);
     RolloutEnv env{{}, &deal_, rollout_.get(), scoring_.get(), &rng};
+    RolloutEnv head_env{{}, &deal_, head_policy_.get(), scoring_.get(), &rng};
     for (int r = 0; r < rollouts_; ++r) {
       deal_.deal(s, rng);
       int first = 0;
@@ -57,6 +62,7 @@ class MonteCarlo final : public PlacementPolicy {
         apply_move(sim_, type, moves_[i].move, *scoring_, rng);
         sim_.end_turn();
         deal_.rewind();
+        for (int t = 0; t < head_ && !sim_.ended(); ++t) play_turn(sim_, head_env);
         play_to_end(sim_, env);
         if (i == 0) first = sim_.result();
         const double d = sim_.result() - first;
@@ -80,10 +86,11 @@ class MonteCarlo final : public PlacementPolicy {
   }
 
  private:
-  int rollouts_, candidates_;
+  int rollouts_, candidates_, head_;
   double z_;
   HeuristicEvaluator eval_;
   std::unique_ptr<PlacementPolicy> rollout_;
+  std::unique_ptr<PlacementPolicy> head_policy_;  // plays the first `head_` rollout turns
   std::unique_ptr<ScoringPolicy> scoring_;
   State sim_;
   Redeal deal_;
@@ -107,11 +114,13 @@ const bool registered = register_placement(
      {{"rollouts", 8, "continuations per candidate move"},
       {"candidates", 3, "moves tried, best first by the heuristic (0: all)"},
       {"rollout", 1, "rollout policy: 0 random, 1 greedy:snug=1, 2 heuristic, 3 greedy"},
-      {"z", 1, "standard errors by which a move must beat the heuristic's choice"}}},
+      {"z", 1, "standard errors by which a move must beat the heuristic's choice"},
+      {"head", 2, "first turns of every rollout played by the heuristic (then the rollout policy)"}}},
     [](const Params& p) {
       return std::make_unique<MonteCarlo>(whole(p, "rollouts", 0, 1000000),
                                           whole(p, "candidates", 0, kMaxMoves),
-                                          whole(p, "rollout", 0, 3), std::max(0.0, p.get("z")));
+                                          whole(p, "rollout", 0, 3), std::max(0.0, p.get("z")),
+                                          whole(p, "head", 0, kMaxTiles));
     });
 
 }  // namespace

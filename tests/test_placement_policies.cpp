@@ -316,4 +316,18 @@ TEST_CASE("mc: parameters are checked") {
   CHECK_THROWS_AS(make_placement_policy("mc:rollouts=1.5"), std::invalid_argument);
   CHECK_THROWS_AS(make_placement_policy("mc:candidates=-1"), std::invalid_argument);
   CHECK(make_placement_policy("mc:rollouts=0") != nullptr);  // heuristic's first choice
+  CHECK_THROWS_AS(make_placement_policy("mc:head=-1"), std::invalid_argument);
+  CHECK_THROWS_AS(make_placement_policy("mc:head=1.5"), std::invalid_argument);
+}
+
+TEST_CASE("mc: heuristic turns at the head of rollouts change the play") {
+  CHECK(canonical_placement("mc").find("head=2") != std::string::npos);
+  auto scoring = make_scoring_policy("best");
+  int changed = 0;
+  for (std::uint64_t g = 0; g < 4; ++g) {
+    auto a = make_placement_policy("mc:rollouts=2,candidates=3");
+    auto b = make_placement_policy("mc:rollouts=2,candidates=3,head=0");
+    changed += !same(sim::play_game({{3, 4}, 2, g}, *a, *scoring), sim::play_game({{3, 4}, 2, g}, *b, *scoring));
+  }
+  CHECK(changed > 0);
 }
