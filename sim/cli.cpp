@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <csignal>
+#include <iostream>
 
 #include "core/state.hpp"
 #include "policies/policy.hpp"
@@ -90,6 +91,12 @@ AtomicFile open_output(const std::string& opt, const std::string& path) {
   } catch (const std::runtime_error& e) {
     throw UsageError("--" + opt + ": " + e.what());
   }
+}
+
+int report_interrupted(const std::string& command, const std::string& done, const std::string& out) {
+  std::cerr << "carcsolo " << command << ": interrupted after " << done << "; "
+            << (out.empty() ? "nothing written" : "partial results written to " + out) << "\n";
+  return 130;
 }
 
 ProgramInfo program_info() { return {"carcsolo", CARCSOLO_VERSION, CARCSOLO_GIT}; }

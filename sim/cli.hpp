@@ -44,6 +44,11 @@ extern std::atomic<bool> g_stop;
 void install_stop_handlers();
 void restore_default_handlers();
 
+// A command stopped by SIGINT/SIGTERM: one line on stderr, "carcsolo COMMAND: interrupted
+// after DONE; " and what became of --out (`out`, empty when none was asked for). Returns
+// the exit status of an interrupted command, 130.
+int report_interrupted(const std::string& command, const std::string& done, const std::string& out);
+
 // --colors, --meeples, --seed, --placement, --scoring.
 struct GameOptions {
   std::string colors = "3", meeples = "4", seed = "1";

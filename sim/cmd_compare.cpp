@@ -194,11 +194,8 @@ int cmd_compare(const Args& args) {
     out_file.commit();
   }
   if (!vm.count("quiet")) print_summary(std::cout, cfg, total, first_game, n_threads);
-  if (total.partial) {
-    std::cerr << "carcsolo compare: interrupted after " << total.games_done << " games; "
-              << (out.empty() ? "nothing written" : "partial results written to " + out) << "\n";
-    return 130;
-  }
+  if (total.partial)
+    return report_interrupted("compare", std::to_string(total.games_done) + " games", out);
   return 0;
 }
 

@@ -96,12 +96,9 @@ int cmd_run(const std::vector<std::string>& args) {
               << r.acc.summary() << "speed: " << (r.seconds > 0 ? r.games_done / r.seconds : 0)
               << " games/s on " << req.threads << " thread(s)\n";
   }
-  if (r.partial) {
-    std::cerr << "carcsolo run: interrupted after " << r.games_done << " of " << req.config.games
-              << " games; " << (out.empty() ? "nothing written" : "partial results written to " + out)
-              << "\n";
-    return 130;
-  }
+  if (r.partial)
+    return report_interrupted("run", std::to_string(r.games_done) + " of " +
+                                         std::to_string(req.config.games) + " games", out);
   return 0;
 }
 

@@ -216,11 +216,8 @@ int cmd_sweep(const Args& args) {
     std::cout << "speed: " << (r.seconds > 0 ? double(r.games_done * cfg.size()) / r.seconds : 0)
               << " games/s on " << n_threads << " thread(s)\n";
   }
-  if (r.partial) {
-    std::cerr << "carcsolo sweep: interrupted after " << r.games_done << " games per option; "
-              << (out.empty() ? "nothing written" : "partial results written to " + out) << "\n";
-    return 130;
-  }
+  if (r.partial)
+    return report_interrupted("sweep", std::to_string(r.games_done) + " games per option", out);
   return 0;
 }
 
