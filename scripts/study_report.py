@@ -53,6 +53,22 @@ def mean_ci(run):
     return f'{r["mean"]:.2f} [{r["ci95"][0]:.2f}, {r["ci95"][1]:.2f}]'
 
 
+def game_range(c):
+    """The games a config covers, as "[first, end)"."""
+    return f'[{c["first_game"]}, {c["first_game"] + c["games"]})'
+
+
+def against_first(doc):
+    """A compare document's differences against its first policy, by the other's index."""
+    return {x["second"]: x for x in doc["differences"] if x["first"] == 0}
+
+
+def signed_ci(x, digits):
+    """A paired difference with its 95% CI, signed, e.g. +1.23 [+0.50, +1.96]."""
+    return (f'{x["mean"]:+.{digits}f} [{x["ci95"][0]:+.{digits}f}, '
+            f'{x["ci95"][1]:+.{digits}f}]')
+
+
 def rate(entry):
     lo, hi = entry["wilson95"]
     return f'{100 * entry["rate"]:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]'
@@ -89,7 +105,7 @@ def headline_section(doc, steps):
     c = doc["config"]
     out = [f"## Headline: {policy(doc)} at the rules' setting\n",
            f'{c["colors"]} colours x {c["meeples"]} meeples, seed {c["seed"]}, games '
-           f'[{c["first_game"]}, {c["first_game"] + c["games"]}), played until the 95% CI '
+           f'{game_range(c)}, played until the 95% CI '
            f'half-width of the mean was at most {doc["until_ci"]["half_width"]} '
            f'(cap {doc["until_ci"]["cap"]:,} games; reached: '
            f'{"yes" if doc["until_ci"]["met"] else "no"}).\n']
@@ -109,14 +125,14 @@ def compare_section(doc, steps):
     runs, d, c = doc["runs"], doc["difference"], doc["config"]
     a, b = short(runs[0]), short(runs[1])
     out = [f"## Comparison: {b} against {a}\n",
-           f'Both policies played the same {c["games"]:,} games (games [{c["first_game"]}, '
-           f'{c["first_game"] + c["games"]}) of seed {c["seed"]}, {c["colors"]} colours x '
+           f'Both policies played the same {c["games"]:,} games (games {game_range(c)} '
+           f'of seed {c["seed"]}, {c["colors"]} colours x '
            f'{c["meeples"]} meeples): common random numbers, so the difference is taken game '
            f'by game.\n']
     out.append(table(["policy", "mean [95% CI]", "p10 / p50 / p90", "games/s"],
                      [(policy(r), mean_ci(r), quantiles(r),
                        f'{r["performance"]["games_per_second"]:.1f}') for r in runs]))
-    out.append(f'\n**{b} - {a}: {d["mean"]:+.2f} [{d["ci95"][0]:+.2f}, {d["ci95"][1]:+.2f}]** '
+    out.append(f'\n**{b} - {a}: {signed_ci(d, 2)}** '
                f'points per game (paired 95% CI); {b} wins {d["wins"]:,}, draws '
                f'{d["draws"]:,} and loses {d["losses"]:,} of the {d["games"]:,} games.\n')
     out.append("\n![overlaid histograms](compare-hist.png)\n")
@@ -128,7 +144,7 @@ def sweep_section(doc, steps):
     c = doc["config"]
     out = [f'## Difficulty: colours x meeples\n',
            f'{policy(doc["runs"][0])}, {c["games"]:,} games per '
-           f'option (games [{c["first_game"]}, {c["first_game"] + c["games"]}) of seed '
+           f'option (games {game_range(c)} of seed '
            f'{c["seed"]}, the same tile orders for every meeple count). Rates with their '
            f'Wilson 95% intervals.\n']
     rows = []
@@ -191,17 +207,16 @@ def scoring_section(docs, steps):
            "95% CI: `best` should not be below it, and `as-found` not above it.\n"]
     for doc in docs:
         runs, c = doc["runs"], doc["config"]
-        diffs = {d["second"]: d for d in doc["differences"] if d["first"] == 0}
+        diffs = against_first(doc)
         rows = []
         for i, r in enumerate(runs):
             d = diffs.get(i)
-            diff = (f'{d["mean"]:+.3f} [{d["ci95"][0]:+.3f}, {d["ci95"][1]:+.3f}]'
-                    if d else "")
+            diff = signed_ci(d, 3) if d else ""
             wdl = f'{d["wins"]:,} / {d["draws"]:,} / {d["losses"]:,}' if d else ""
             rows.append((f'`{r["config"]["scoring_policy"].split(":")[0]}`', mean_ci(r),
                          quantiles(r), diff, wdl))
         out.append(f'**placement `{short(runs[0])}`**, {c["games"]:,} games (games '
-                   f'[{c["first_game"]}, {c["first_game"] + c["games"]}) of seed {c["seed"]}):\n')
+                   f'{game_range(c)} of seed {c["seed"]}):\n')
         out.append(table(["scoring order", "mean [95% CI]", "p10 / p50 / p90",
                           "minus lowest-first [95% CI]", "games better / same / worse"], rows))
     out.append(steps_section(steps, {s["name"] for s in steps if s["name"].startswith("scoring orders")}))
@@ -211,7 +226,7 @@ def scoring_section(docs, steps):
 def mc_curve_section(d, doc, steps):
     """mc's mean result against its rollout budget and its time per move."""
     runs = doc["runs"]
-    diffs = {x["second"]: x for x in doc["differences"] if x["first"] == 0}
+    diffs = against_first(doc)
     rows, points = [], []
     for i, r in enumerate(runs):
         spec = r["config"]["placement_policy"]
@@ -224,7 +239,7 @@ def mc_curve_section(d, doc, steps):
         moves = r["games"] * r["tiles_placed"]["mean"]
         ms = 1000 * perf["seconds"] * perf["threads"] / moves if moves else 0
         x = diffs.get(i)
-        diff = f'{x["mean"]:+.2f} [{x["ci95"][0]:+.2f}, {x["ci95"][1]:+.2f}]' if x else ""
+        diff = signed_ci(x, 2) if x else ""
         rows.append((f"`{name}`" + (f" rollouts={budget}" if name == "mc" else ""),
                      mean_ci(r), diff, f'{100 * r["goals"]["total_60"]["rate"]:.2f}%',
                      f'{r["tiles_placed"]["mean"]:.1f}', f"{ms:.2f}"))
