@@ -30,12 +30,16 @@ class RandomOrder final : public ScoringPolicy {
   }
 };
 
-const bool registered_as_found = register_scoring(
-    {"as-found", "the order the engine finds them (deterministic); final scoring by colour", {}},
-    [](const Params&) { return std::make_unique<AsFound>(); });
-const bool registered_random = register_scoring(
-    {"random", "a uniformly random order of the completed features and of the final meeples", {}},
-    [](const Params&) { return std::make_unique<RandomOrder>(); });
-
 }  // namespace
+
+// Called by the registry (policies/registry.cpp) before its first use.
+void register_basic_scoring_orders() {
+  register_scoring(
+      {"as-found", "the order the engine finds them (deterministic); final scoring by colour", {}},
+      [](const Params&) { return std::make_unique<AsFound>(); });
+  register_scoring(
+      {"random", "a uniformly random order of the completed features and of the final meeples", {}},
+      [](const Params&) { return std::make_unique<RandomOrder>(); });
+}
+
 }  // namespace carc

@@ -85,12 +85,16 @@ class Greedy final : public PlacementPolicy {
   std::array<Move, kMaxPlacements * kMaxSegs> ties_;
 };
 
-const bool registered = register_placement(
-    {"greedy",
-     "best immediate outcome: lowest score after the turn, then total, then the game going "
-     "on, then meeples in supply (turn scored with the 'best' order); ties at random",
-     {{"snug", 0, "1: among equal outcomes, prefer placements with more tiles around"}}},
-    [](const Params& p) { return std::make_unique<Greedy>(p.get("snug") != 0); });
-
 }  // namespace
+
+// Called by the registry (policies/registry.cpp) before its first use.
+void register_greedy() {
+  register_placement(
+      {"greedy",
+       "best immediate outcome: lowest score after the turn, then total, then the game going "
+       "on, then meeples in supply (turn scored with the 'best' order); ties at random",
+       {{"snug", 0, "1: among equal outcomes, prefer placements with more tiles around"}}},
+      [](const Params& p) { return std::make_unique<Greedy>(p.get("snug") != 0); });
+}
+
 }  // namespace carc

@@ -597,12 +597,16 @@ class Heuristic final : public PlacementPolicy {
   std::vector<ScoredMove> moves_;  // sized once
 };
 
-const bool registered = register_placement(
-    {"heuristic",
-     "best weighted evaluation: balanced expected scores, meeples in supply, features "
-     "likely to finish given the unseen tiles",
-     HeuristicWeights::params()},
-    [](const Params& p) { return std::make_unique<Heuristic>(HeuristicWeights::from(p)); });
-
 }  // namespace
+
+// Called by the registry (policies/registry.cpp) before its first use.
+void register_heuristic() {
+  register_placement(
+      {"heuristic",
+       "best weighted evaluation: balanced expected scores, meeples in supply, features "
+       "likely to finish given the unseen tiles",
+       HeuristicWeights::params()},
+      [](const Params& p) { return std::make_unique<Heuristic>(HeuristicWeights::from(p)); });
+}
+
 }  // namespace carc

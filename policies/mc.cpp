@@ -107,21 +107,25 @@ int whole(const Params& p, const char* key, int lo, int hi) {
   return int(v);
 }
 
-const bool registered = register_placement(
-    {"mc",
-     "determinised Monte Carlo: each candidate move played out `rollouts` times with the "
-     "unseen tiles re-dealt; best mean result",
-     {{"rollouts", 8, "continuations per candidate move"},
-      {"candidates", 3, "moves tried, best first by the heuristic (0: all)"},
-      {"rollout", 1, "rollout policy: 0 random, 1 greedy:snug=1, 2 heuristic, 3 greedy"},
-      {"z", 1, "standard errors by which a move must beat the heuristic's choice"},
-      {"head", 2, "first turns of every rollout played by the heuristic (then the rollout policy)"}}},
-    [](const Params& p) {
-      return std::make_unique<MonteCarlo>(whole(p, "rollouts", 0, 1000000),
-                                          whole(p, "candidates", 0, kMaxMoves),
-                                          whole(p, "rollout", 0, 3), std::max(0.0, p.get("z")),
-                                          whole(p, "head", 0, kMaxTiles));
-    });
-
 }  // namespace
+
+// Called by the registry (policies/registry.cpp) before its first use.
+void register_mc() {
+  register_placement(
+      {"mc",
+       "determinised Monte Carlo: each candidate move played out `rollouts` times with the "
+       "unseen tiles re-dealt; best mean result",
+       {{"rollouts", 8, "continuations per candidate move"},
+        {"candidates", 3, "moves tried, best first by the heuristic (0: all)"},
+        {"rollout", 1, "rollout policy: 0 random, 1 greedy:snug=1, 2 heuristic, 3 greedy"},
+        {"z", 1, "standard errors by which a move must beat the heuristic's choice"},
+        {"head", 2, "first turns of every rollout played by the heuristic (then the rollout policy)"}}},
+      [](const Params& p) {
+        return std::make_unique<MonteCarlo>(whole(p, "rollouts", 0, 1000000),
+                                            whole(p, "candidates", 0, kMaxMoves),
+                                            whole(p, "rollout", 0, 3), std::max(0.0, p.get("z")),
+                                            whole(p, "head", 0, kMaxTiles));
+      });
+}
+
 }  // namespace carc

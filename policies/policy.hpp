@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/state.hpp"
-#include "policies/rng.hpp"
+#include "rng/rng.hpp"
 
 namespace carc {
 

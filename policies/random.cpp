@@ -26,9 +26,13 @@ class RandomPlacement final : public PlacementPolicy {
   }
 };
 
-const bool registered = register_placement(
-    {"random", "uniform over legal (x, y, rot) triples; meeple uniform over free segments", {}},
-    [](const Params&) { return std::make_unique<RandomPlacement>(); });
-
 }  // namespace
+
+// Called by the registry (policies/registry.cpp) before its first use.
+void register_random() {
+  register_placement(
+      {"random", "uniform over legal (x, y, rot) triples; meeple uniform over free segments", {}},
+      [](const Params&) { return std::make_unique<RandomPlacement>(); });
+}
+
 }  // namespace carc

@@ -7,6 +7,15 @@
 #include "policies/policy.hpp"
 
 namespace carc {
+
+// Defined in the policy files, one per file.
+void register_random();
+void register_greedy();
+void register_heuristic();
+void register_mc();
+void register_basic_scoring_orders();
+void register_scoring_orders();
+
 namespace {
 
 template <class Factory>
@@ -19,6 +28,22 @@ template <class Factory>
 std::vector<Entry<Factory>>& table() {
   static std::vector<Entry<Factory>> t;  // function-local: no static-order trouble
   return t;
+}
+
+// The built-in policies, registered by explicit calls on first use rather than from
+// static initialisers: a program that links the static library carcsolo::engine keeps
+// every policy, since this file (which any lookup pulls in) names each one.
+void ensure_builtins() {
+  static const bool done = [] {
+    register_random();
+    register_greedy();
+    register_heuristic();
+    register_mc();
+    register_basic_scoring_orders();
+    register_scoring_orders();
+    return true;
+  }();
+  (void)done;
 }
 
 std::string trim(std::string_view s) {
@@ -61,6 +86,7 @@ Parsed parse_spec(std::string_view spec, const char* what) {
 
 template <class Factory>
 std::pair<const Entry<Factory>*, Params> resolve(std::string_view spec, const char* what) {
+  ensure_builtins();
   const Parsed p = parse_spec(spec, what);
   const auto& t = table<Factory>();
   const auto it = std::find_if(t.begin(), t.end(), [&](const auto& e) { return e.info.name == p.name; });
@@ -106,6 +132,7 @@ std::string canonical(std::string_view spec, const char* what) {
 
 template <class Factory>
 std::vector<PolicyInfo> infos() {
+  ensure_builtins();
   std::vector<PolicyInfo> v;
   for (const auto& e : table<Factory>()) v.push_back(e.info);
   std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.name < b.name; });

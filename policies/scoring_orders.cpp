@@ -267,18 +267,22 @@ class Best final : public ScoringPolicy {
   std::array<int, kPow3[kExact]> memo_;  // best value from a position, -1: not yet known
 };
 
-const bool registered_lowest_first = register_scoring(
-    {"lowest-first",
-     "repeatedly a feature whose majority holds a lowest colour, then the rest as found; "
-     "final: a lowest colour's meeple first",
-     {}},
-    [](const Params&) { return std::make_unique<LowestFirst>(); });
-const bool registered_best = register_scoring(
-    {"best",
-     "exact: maximises the lowest score after the turn, then the total; final as "
-     "lowest-first (optimal)",
-     {}},
-    [](const Params&) { return std::make_unique<Best>(); });
-
 }  // namespace
+
+// Called by the registry (policies/registry.cpp) before its first use.
+void register_scoring_orders() {
+  register_scoring(
+      {"lowest-first",
+       "repeatedly a feature whose majority holds a lowest colour, then the rest as found; "
+       "final: a lowest colour's meeple first",
+       {}},
+      [](const Params&) { return std::make_unique<LowestFirst>(); });
+  register_scoring(
+      {"best",
+       "exact: maximises the lowest score after the turn, then the total; final as "
+       "lowest-first (optimal)",
+       {}},
+      [](const Params&) { return std::make_unique<Best>(); });
+}
+
 }  // namespace carc

@@ -9,8 +9,8 @@
 #include <new>
 
 #include "policies/policy.hpp"
-#include "sim/game.hpp"
-#include "sim/run.hpp"
+#include "sim/driver/game.hpp"
+#include "sim/driver/run.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "sim/bench.hpp"
+#include "sim/bench/bench.hpp"
 
 namespace {
 

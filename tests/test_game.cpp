@@ -23,8 +23,8 @@
 
 #include "core/turn.hpp"
 #include "policies/policy.hpp"
-#include "sim/deal.hpp"
-#include "sim/game.hpp"
+#include "sim/driver/deal.hpp"
+#include "sim/driver/game.hpp"
 #include "tests/scenario.hpp"
 
 namespace {

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/stats.hpp"
+#include "sim/stats/stats.hpp"
 #include "tests/process.hpp"
 
 namespace {

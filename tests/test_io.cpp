@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/io.hpp"
+#include "sim/log/io.hpp"
 #include "tests/process.hpp"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "policies/policy.hpp"
-#include "sim/paired.hpp"
+#include "sim/driver/paired.hpp"
 
 namespace {
 

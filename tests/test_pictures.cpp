@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "policies/policy.hpp"
-#include "sim/board_view.hpp"
-#include "sim/game.hpp"
-#include "sim/html.hpp"
-#include "sim/svg.hpp"
+#include "sim/log/board_view.hpp"
+#include "sim/driver/game.hpp"
+#include "sim/render/html.hpp"
+#include "sim/render/svg.hpp"
 #include "tests/process.hpp"
 
 namespace {

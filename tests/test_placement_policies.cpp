@@ -15,8 +15,8 @@
 #include "policies/lookahead.hpp"
 #include "policies/placement_analysis.hpp"
 #include "policies/policy.hpp"
-#include "sim/deal.hpp"
-#include "sim/game.hpp"
+#include "sim/driver/deal.hpp"
+#include "sim/driver/game.hpp"
 #include "tests/scenario.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-// Tests of policies/rng.hpp: uniform_below gives exactly Boost's uniform_int_distribution
+// Tests of rng/rng.hpp: uniform_below gives exactly Boost's uniform_int_distribution
 // values (the seeds' games must not change), including the rare corrected and rejected
 // draws at bucket edges.
 #include <doctest/doctest.h>
@@ -9,7 +9,7 @@
 
 #include <boost/random/uniform_int_distribution.hpp>
 
-#include "policies/rng.hpp"
+#include "rng/rng.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/stats.hpp"
+#include "sim/stats/stats.hpp"
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "policies/policy.hpp"
-#include "sim/game.hpp"
-#include "sim/verify.hpp"
+#include "sim/driver/game.hpp"
+#include "sim/log/verify.hpp"
 #include "tests/process.hpp"
 
 namespace {

@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/stats.hpp"
-#include "sim/verify.hpp"
+#include "sim/stats/stats.hpp"
+#include "sim/log/verify.hpp"
 
 namespace carc::fuzz {
 

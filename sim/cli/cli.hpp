@@ -1,0 +1,71 @@
+// Pieces shared by the subcommands (sim/cmd_*.cpp): option parsing that turns every user
+// mistake into one UsageError line (main prints it and exits 2), and the options that
+// say which game is played by which policies.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "sim/log/io.hpp"
+#include "sim/stats/stats.hpp"
+
+namespace carc::sim {
+
+namespace po = boost::program_options;
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+using Args = std::vector<std::string>;
+
+// An integer option in [lo, hi]; anything else is a UsageError naming the option.
+std::uint64_t parse_count(const std::string& opt, const std::string& text, std::uint64_t lo,
+                          std::uint64_t hi);
+// A real option in [lo, hi].
+double parse_real(const std::string& opt, const std::string& text, double lo, double hi);
+
+// Arguments that are not options are a UsageError unless `positional` takes them.
+po::variables_map parse(const po::options_description& d, const Args& args,
+                        const po::positional_options_description& positional = {});
+
+// The output file of option --opt (an AtomicFile, opened before the work starts); a path
+// that cannot be written is a UsageError naming the option.
+AtomicFile open_output(const std::string& opt, const std::string& path);
+
+ProgramInfo program_info();
+
+// Set by SIGINT/SIGTERM while a long command runs (install_stop_handlers).
+extern std::atomic<bool> g_stop;
+void install_stop_handlers();
+void restore_default_handlers();
+
+// A command stopped by SIGINT/SIGTERM: one line on stderr, "carcsolo COMMAND: interrupted
+// after DONE; " and what became of --out (`out`, empty when none was asked for). Returns
+// the exit status of an interrupted command, 130.
+int report_interrupted(const std::string& command, const std::string& done, const std::string& out);
+
+// --colors, --meeples, --seed, --placement, --scoring.
+struct GameOptions {
+  std::string colors = "3", meeples = "4", seed = "1";
+  std::string placement = "random", scoring = "random";
+  void add_to(po::options_description& d, bool with_policies = true);
+  // Validated and canonical (policy specs with every parameter spelled out).
+  RunConfig resolve() const;
+};
+
+// The subcommands. Each returns the process exit status.
+int cmd_run(const Args& args);
+int cmd_replay(const Args& args);
+int cmd_policies(const Args& args);
+int cmd_compare(const Args& args);
+int cmd_sweep(const Args& args);
+int cmd_verify(const Args& args);
+int cmd_bench(const Args& args);
+int cmd_merge(const Args& args);
+
+}  // namespace carc::sim

@@ -1,0 +1,29 @@
+// carcsolo policies: what can be named on the command line.
+#include <iostream>
+
+#include "policies/policy.hpp"
+#include "sim/cli/cli.hpp"
+
+namespace carc::sim {
+namespace {
+
+void print_policies(const char* title, const std::vector<PolicyInfo>& list) {
+  std::cout << title << "\n";
+  for (const auto& p : list) {
+    std::cout << "  " << p.name << "  " << p.help << "\n";
+    for (const auto& a : p.params)
+      std::cout << "      " << a.key << "=" << a.default_value << "  " << a.help << "\n";
+  }
+}
+
+}  // namespace
+
+int cmd_policies(const std::vector<std::string>& args) {
+  if (!args.empty() && args[0] != "--help" && args[0] != "-h")
+    throw UsageError("policies takes no arguments (got '" + args[0] + "')");
+  print_policies("placement policies (--placement NAME[:key=value,...]):", placement_policies());
+  print_policies("scoring-order policies (--scoring NAME[:key=value,...]):", scoring_policies());
+  return 0;
+}
+
+}  // namespace carc::sim

@@ -1,0 +1,55 @@
+// carcsolo replay: one game's log.
+#include <unistd.h>
+
+#include <iostream>
+
+#include "policies/policy.hpp"
+#include "sim/cli/cli.hpp"
+#include "sim/driver/game.hpp"
+#include "sim/log/io.hpp"
+#include "sim/cli/pictures.hpp"
+
+namespace carc::sim {
+
+int cmd_replay(const std::vector<std::string>& args) {
+  GameOptions g;
+  std::string game = "0", out, from;
+  PictureOptions pictures;
+  po::options_description d("carcsolo replay: print one game's log (carcassonne-solo-log/1)\n\nOptions");
+  d.add_options()("help,h", "show this help")
+      ("game", po::value(&game)->default_value(game), "game index within the seed");
+  g.add_to(d);
+  d.add_options()("out", po::value(&out), "write the log to FILE instead of stdout");
+  pictures.add_to(d);
+  d.add_options()("from", po::value(&from),
+                  "take the game log from FILE (one log, or JSON lines from `run --log`: the game given by --game, "
+                  "else the first) instead of playing the game");
+  const auto vm = parse(d, args);
+  if (vm.count("help")) {
+    std::cout << d << "\nExample: carcsolo replay --seed 1 --game 17 --placement random\n"
+                      "The log goes to stdout unless --out, --svg, --png or --html is given.\n";
+    return 0;
+  }
+  const RunConfig rc = g.resolve();
+  const GameSpec spec{Config{rc.colors, rc.meeples}, rc.seed,
+                           parse_count("game", game, 0, UINT64_MAX / 2)};
+  AtomicFile out_file;
+  if (!out.empty()) out_file = open_output("out", out);
+  PictureWriter picture_writer(pictures);
+  auto placement = make_placement_policy(rc.placement_policy);
+  auto scoring = make_scoring_policy(rc.scoring_policy);
+  const nlohmann::json log =
+      !from.empty() ? read_log_file(from, vm["game"].defaulted() ? std::nullopt : std::optional(spec.game))
+                    : play_logged_game(spec, *placement, *scoring, rc.placement_policy, rc.scoring_policy);
+  const std::string text = log.dump(2) + "\n";
+  if (out_file.is_open()) {
+    out_file.write(text);
+    out_file.commit();
+  } else if (!pictures.any()) {
+    std::cout << text;
+  }
+  picture_writer.write(log);
+  return 0;
+}
+
+}  // namespace carc::sim

@@ -1,0 +1,62 @@
+// carcsolo: the command line. Every user mistake becomes one line on stderr and exit 2.
+#include <iostream>
+#include <string>
+
+#include "sim/cli/cli.hpp"
+
+namespace {
+
+struct Command {
+  const char* name;
+  int (*run)(const carc::sim::Args&);
+  const char* help;
+};
+
+// One line per subcommand (its code lives in sim/cmd_<name>.cpp).
+const Command kCommands[] = {
+    {"run", carc::sim::cmd_run, "play many seeded games, print a summary, write results JSON (--out)"},
+    {"replay", carc::sim::cmd_replay, "print the game log of one game (--seed, --game)"},
+    {"policies", carc::sim::cmd_policies, "list placement and scoring-order policies with their parameters"},
+    {"compare", carc::sim::cmd_compare, "policies on the same seeded games: paired difference with CI, wins/draws/losses (--out)"},
+    {"sweep", carc::sim::cmd_sweep, "difficulty table over colours x meeples: mean, quantiles, goal rates (--out)"},
+    {"verify", carc::sim::cmd_verify, "replay game logs through the engine, report the first inconsistency of each"},
+    {"bench", carc::sim::cmd_bench, "games/s per policy on 1 and all threads, engine micro-benchmarks (--json, --markdown)"},
+    {"merge", carc::sim::cmd_merge, "join results files of shards of one study into the file of their union (--out)"},
+};
+
+void usage(std::ostream& os) {
+  os << "carcsolo: Monte Carlo research tool for the Carcassonne solo variant\n\n"
+        "usage: carcsolo COMMAND [options]   (carcsolo COMMAND --help for its options)\n\n"
+        "commands:\n";
+  for (const auto& c : kCommands) os << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.help << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string cmd = argc > 1 ? argv[1] : "";
+  const carc::sim::Args args(argv + (argc > 1 ? 2 : 1), argv + argc);
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    usage(std::cout);
+    return 0;
+  }
+  if (cmd == "--version") {
+    std::cout << carc::sim::program_info().name << " " << carc::sim::program_info().version << " ("
+              << carc::sim::program_info().git << ")\n";
+    return 0;
+  }
+  for (const auto& c : kCommands) {
+    if (cmd != c.name) continue;
+    try {
+      return c.run(args);
+    } catch (const std::exception& e) {
+      std::cerr << "carcsolo " << cmd << ": " << e.what() << "\n";
+      return 2;
+    }
+  }
+  std::string names;
+  for (const auto& c : kCommands) names += (names.empty() ? "" : ", ") + std::string(c.name);
+  std::cerr << "carcsolo: " << (cmd.empty() ? "missing command" : "unknown command '" + cmd + "'")
+            << " (commands: " << names << "; carcsolo --help)\n";
+  return 2;
+}

@@ -1,0 +1,40 @@
+// The picture outputs of `carcsolo replay` (--svg, --png, --html) and reading a game log
+// from a file (--from), kept out of the subcommand so it stays a few lines.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/cli/cli.hpp"
+#include "sim/log/io.hpp"
+
+namespace carc::sim {
+
+struct PictureOptions {
+  std::string svg, png, html;
+  bool turn_numbers = false, returned_meeples = false;
+  void add_to(po::options_description& d);
+  bool any() const { return !svg.empty() || !png.empty() || !html.empty(); }
+};
+
+// Opens every requested file (and checks that rsvg-convert exists when --png is asked)
+// before any work, so a mistake is reported at once; write() renders, writes and commits
+// them all, each atomically.
+class PictureWriter {
+ public:
+  explicit PictureWriter(const PictureOptions& o);
+  void write(const nlohmann::json& log);
+
+ private:
+  PictureOptions opt_;
+  AtomicFile svg_, png_, html_;
+};
+
+// A game log from FILE: a single JSON document, or JSON lines (`run --log`) from which
+// the game numbered `game` is taken (the first line when no game is given). Throws
+// UsageError with one line when the file is missing, malformed, or lacks that game.
+nlohmann::json read_log_file(const std::string& path, std::optional<std::uint64_t> game);
+
+}  // namespace carc::sim

@@ -1,0 +1,28 @@
+// One game from a (seed, game index) pair, with the given policies; optionally recorded
+// as a game log (game-log.md).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/state.hpp"
+#include "policies/policy.hpp"
+#include "sim/stats/stats.hpp"
+
+namespace carc::sim {
+
+struct GameSpec {
+  Config cfg;
+  std::uint64_t seed = 1;
+  std::uint64_t game = 0;
+};
+
+GameOutcome play_game(const GameSpec& spec, PlacementPolicy& placement, ScoringPolicy& scoring);
+
+// The same game, recorded. `placement_name` and `scoring_name` go into the log's config.
+nlohmann::json play_logged_game(const GameSpec& spec, PlacementPolicy& placement,
+                                ScoringPolicy& scoring, const std::string& placement_name,
+                                const std::string& scoring_name, GameOutcome* outcome = nullptr);
+
+}  // namespace carc::sim

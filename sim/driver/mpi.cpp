@@ -1,0 +1,112 @@
+#include "sim/driver/mpi.hpp"
+
+#ifdef CARCSOLO_MPI
+#include <mpi.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+#endif
+
+namespace carc::sim::processes {
+
+#ifndef CARCSOLO_MPI
+
+int rank() { return 0; }
+int count() { return 1; }
+std::uint64_t max_over_all(std::uint64_t value) { return value; }
+Accumulator combine(const Accumulator& mine) { return mine; }
+
+#else
+
+namespace {
+
+// Started by mpirun (Open MPI, or a PMI/PMIx launcher such as srun)? A lone process does
+// not initialise MPI: singleton start-up is slow and may print warnings.
+bool launched_by_mpirun() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
+    if (std::getenv(v)) return true;
+  return false;
+}
+
+// MPI_Init on first use, MPI_Finalize when the program exits.
+struct Session {
+  bool active = false;
+  int rank = 0, count = 1;
+  Session() {
+    if (!launched_by_mpirun()) return;
+    int provided = 0;
+    // Only the thread that called MPI_Init calls MPI (OpenMP threads never do).
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &count);
+    active = count > 1;
+  }
+  ~Session() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (initialized && !finalized) MPI_Finalize();
+  }
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+};
+
+Session& session() {
+  static Session s;
+  return s;
+}
+
+// Every process's bytes, concatenated in rank order, on every process.
+std::vector<char> all_gather(const std::string& mine, std::vector<int>& sizes) {
+  const int n = session().count;
+  sizes.assign(std::size_t(n), 0);
+  const int size = int(mine.size());
+  MPI_Allgather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  std::vector<int> offsets(std::size_t(n), 0);
+  int total = 0;
+  for (int r = 0; r < n; ++r) {
+    offsets[std::size_t(r)] = total;
+    total += sizes[std::size_t(r)];
+  }
+  std::vector<char> all(static_cast<std::size_t>(total));
+  MPI_Allgatherv(mine.data(), size, MPI_CHAR, all.data(), sizes.data(), offsets.data(), MPI_CHAR,
+                 MPI_COMM_WORLD);
+  return all;
+}
+
+}  // namespace
+
+int rank() { return session().rank; }
+int count() { return session().count; }
+
+std::uint64_t max_over_all(std::uint64_t value) {
+  if (!session().active) return value;
+  std::uint64_t out = 0;
+  MPI_Allreduce(&value, &out, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  return out;
+}
+
+Accumulator combine(const Accumulator& mine) {
+  if (!session().active) return mine;
+  // The accumulators travel as results documents: from_json rebuilds them exactly. The
+  // config part only has to be valid.
+  RunConfig config;
+  config.colors = mine.colors() == 0 ? 2 : mine.colors();
+  const std::string text = mine.to_json(config, ProgramInfo{}, Performance{}).dump();
+  std::vector<int> sizes;
+  const std::vector<char> all = all_gather(text, sizes);
+  Accumulator sum;
+  std::size_t at = 0;
+  for (int size : sizes) {
+    sum.merge(Accumulator::from_json(
+        nlohmann::json::parse(all.begin() + std::ptrdiff_t(at), all.begin() + std::ptrdiff_t(at + std::size_t(size)))));
+    at += std::size_t(size);
+  }
+  return sum;
+}
+
+#endif
+
+}  // namespace carc::sim::processes

@@ -1,0 +1,25 @@
+// The processes of an MPI job (`mpirun -np R carcsolo run ...`). Built without MPI
+// (CMake option CARCSOLO_MPI off, or no MPI found), or started without mpirun, a program
+// is one process of rank 0 and every call here is trivial.
+//
+// MPI is initialised on first use when the environment shows an mpirun launch, and
+// finalised at exit. Every function is collective: all processes must call it in the same
+// order (the driver does, since all run the same command).
+#pragma once
+#include <cstdint>
+
+#include "sim/stats/stats.hpp"
+
+namespace carc::sim::processes {
+
+int rank();  // 0..count()-1
+int count();
+
+// The largest of the processes' values.
+std::uint64_t max_over_all(std::uint64_t value);
+
+// The sum of the processes' accumulators (exact: integer counts), known to every process.
+// Throws std::invalid_argument when processes hold games of different colour counts.
+Accumulator combine(const Accumulator& mine);
+
+}  // namespace carc::sim::processes
