@@ -6,6 +6,7 @@
 #pragma once
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 
@@ -68,13 +69,29 @@ struct Odds {
   double log_m = 0, log_p = 0;  // meeple horizon, points horizon
   int zeros = 0;
   int sides = 0;
-  // Times q^sides, given as a table of powers. exp(0) is 1 exactly, so it is skipped.
-  double meeple(const double* qpow) const { return zeros ? 0 : scaled(qpow, log_m); }
-  double points(const double* qpow) const { return zeros ? 0 : scaled(qpow, log_p); }
   int clamped() const { return std::clamp(sides, 0, kMaxSides); }
-  double scaled(const double* qpow, double log) const {
-    return log == 0 ? qpow[clamped()] : qpow[clamped()] * std::exp(log);
+};
+
+// exp() with a memory of recent arguments: the same chances recur from move to move (a
+// feature extended from one cell in several rotations, say). Exact: a hit returns what
+// std::exp returned for the very same argument.
+class ExpCache {
+ public:
+  ExpCache() { key_.fill(~std::uint64_t(0)); }  // the bits of a NaN: never an argument
+  double operator()(double x) {
+    const std::uint64_t bits = std::bit_cast<std::uint64_t>(x);
+    const std::size_t h = std::size_t((bits * 0x9E3779B97F4A7C15ull) >> (64 - kBits));
+    if (key_[h] != bits) {
+      key_[h] = bits;
+      value_[h] = std::exp(x);
+    }
+    return value_[h];
   }
+
+ private:
+  static constexpr int kBits = 11;
+  std::array<std::uint64_t, 1 << kBits> key_;
+  std::array<double, 1 << kBits> value_{};
 };
 
 // One open side's chance to be closed within the horizons, as logarithms.
@@ -82,6 +99,7 @@ struct Factor {
   double log_m = 0, log_p = 0;
   bool zero = false;   // no unseen tile closes it
   bool counts = true;  // one more open side (false: a monastery's filled cell)
+  bool known = false;  // computed (in a table filled as needed)
 };
 
 inline void apply(Odds& o, const Factor& f, int sign) {
