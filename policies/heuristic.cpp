@@ -12,6 +12,7 @@
 #include "policies/heuristic.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -20,14 +21,6 @@
 #include "policies/turn_scoring.hpp"
 
 namespace carc {
-
-double HeuristicTerms::total() const {
-  // The grouping is part of the definition: it fixes the rounding, so that equal moves
-  // tie exactly and a run is the same on every machine.
-  double v = scores;
-  if (!ended) v += ((supply + empty) + one) + urgent;
-  return (v + compact) + (sink + absorb);
-}
 
 namespace {
 
@@ -62,6 +55,35 @@ struct Delta {
     return false;
   }
 };
+
+// kFeatureSides[code]: the sides of an open cell with a road or city edge behind them.
+constexpr auto kFeatureSides = [] {
+  std::array<std::uint8_t, kCodes> t{};
+  for (int code = 0; code < kCodes; ++code)
+    for (int d = 0; d < 4; ++d) {
+      const int e = code_edge(std::uint8_t(code), d);
+      if (e == kCity || e == kRoad) t[code] = std::uint8_t(t[code] | 1u << d);
+    }
+  return t;
+}();
+
+// kOccupied[code]: the edges of an open cell with a tile behind them.
+constexpr auto kOccupied = [] {
+  std::array<std::uint8_t, kCodes> t{};
+  for (int code = 0; code < kCodes; ++code)
+    for (int d = 0; d < 4; ++d)
+      if (code_edge(std::uint8_t(code), d) != kNone) t[code] = std::uint8_t(t[code] | 1u << d);
+  return t;
+}();
+
+// kStepDir[dy + 1][dx + 1]: the step() direction of the neighbour at offset (dx, dy).
+constexpr auto kStepDir = [] {
+  std::array<std::array<std::uint8_t, 3>, 3> t{};
+  for (int d = 0; d < 8; ++d) t[kDy[d] + 1][kDx[d] + 1] = std::uint8_t(d);
+  return t;
+}();
+
+constexpr std::array<std::uint8_t, 16> kBits4 = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 
 // kSameRotation[type][rot]: the smallest rotation that gives the very same oriented tile
 // (edges, segments and their numbering) as `rot`.
@@ -120,6 +142,14 @@ struct CellView {
   int n_monasteries = 0;
   std::array<NearActive, 8> monasteries;
   MonasteryCells own;  // the placed tile's own monastery, if it has one
+  // Per edge d with a board feature behind it: the factor of its side here (which the
+  // tile closes), its odds (nullptr: none) and whether it is active (bit d).
+  std::array<const Factor*, 4> closed{};
+  std::array<const Odds*, 4> root_odds{};
+  std::uint8_t active_edges = 0;
+  // Per empty edge d: the factor of the side the tile opens there, showing a city (0) or
+  // a road (1).
+  std::array<std::array<const Factor*, 2>, 4> opened{};
 };
 
 // What the meeple options of one placement share.
@@ -160,8 +190,8 @@ struct HeuristicEvaluator::Impl {
     int total = 0, empties = 0, ones = 0;
   };
   std::array<Supplies, 2> quiet;
-  UnseenPlanes unseen;
-  std::array<std::uint8_t, kTileTypes> unseen_of{};
+  Scores scores_now{};
+  UnseenCounts unseen;
   Factor* factor_row = nullptr;
   std::array<std::uint8_t, kCells> open_of;
   std::array<std::uint8_t, kMaxOpen> occ_of{};      // per open cell: sides on occupied features
@@ -178,6 +208,13 @@ struct HeuristicEvaluator::Impl {
   std::array<std::uint8_t, kSlots> active_of;  // index into active, or kNone8
   std::array<Active, kMaxActive> active{};
   int n_active = 0;
+  struct Unfinished {  // an unfinished monastery
+    std::uint16_t root;
+    std::int8_t x, y;
+    std::uint8_t open;
+  };
+  std::array<Unfinished, kMaxMonasteries> monasteries{};
+  int n_monasteries = 0;
 
   // Per cell and per placement.
   CellView cell;
@@ -209,12 +246,6 @@ struct HeuristicEvaluator::Impl {
     std::int16_t& c = fit_cache[code];
     if (c < 0) c = std::int16_t(unseen.count(kFitMask[code]));
     return c;
-  }
-  // Unseen tiles of the types in `mask`, one type at a time (for masks of few types).
-  int count_few(TypeMask mask) const {
-    int n = 0;
-    for (; mask; mask &= mask - 1) n += unseen_of[std::size_t(__builtin_ctz(mask))];
-    return n;
   }
   // 1 - (1 - c/T)^h for both horizons, as logs (T unseen tiles).
   const Factor& factor(int c) {
@@ -352,6 +383,7 @@ struct HeuristicEvaluator::Impl {
       if (a < 0) a = std::exp(-(st.score(c) - low) / w.balance);
       award[c] = a;
     }
+    for (int c = 0; c < k; ++c) scores_now[c] = st.score(c);
     for (int used = 0; used < 2; ++used) {
       Supplies& q = quiet[used];
       q.total = q.empties = q.ones = 0;
@@ -364,7 +396,6 @@ struct HeuristicEvaluator::Impl {
       }
     }
     unseen.load(st);
-    for (int t = 0; t < kTileTypes; ++t) unseen_of[t] = std::uint8_t(st.unseen(t));
     closers_cache.fill(-1);
     fit_cache.fill(-1);
     n_marked = 0;
@@ -372,10 +403,9 @@ struct HeuristicEvaluator::Impl {
       const OpenCell& oc = st.open_cell(j);
       open_of[oc.cell] = std::uint8_t(j);
       occ_of[j] = 0;
-      for (int d = 0; d < 4; ++d) {
-        side_root[j][d] = -1;
-        const int e = code_edge(oc.code, d);
-        if (e == kField || e == kNone) continue;
+      side_root[j].fill(-1);
+      for (unsigned b = kFeatureSides[oc.code]; b; b &= b - 1) {
+        const int d = __builtin_ctz(b);
         const int v = st.tile_near(step(oc.cell, d));
         const PlacedTile& u = st.tile(v);
         const int r = st.feature_of(v, kOriented[u.type][u.rot].seg[opposite(d)]);
@@ -393,10 +423,16 @@ struct HeuristicEvaluator::Impl {
       for (TypeMask b = m; b; b &= b - 1) ++nofree_cells[std::size_t(__builtin_ctz(b))];
     }
     n_active = 0;
+    n_monasteries = 0;
     pend.fill(0);
     ret = 0;
     for (int i = 0; i < st.tiles_on_board(); ++i) {
       const PlacedTile& t = st.tile(i);
+      if (const int ms = kMonasterySeg[t.type]; ms >= 0) {
+        const int r = st.feature_of(i, ms);
+        if (st.feature(r).open > 0)
+          monasteries[n_monasteries++] = Unfinished{std::uint16_t(r), t.x, t.y, st.feature(r).open};
+      }
       if (t.meeple_seg == 0xFF) continue;
       const int r = st.feature_of(i, t.meeple_seg);
       const Feature& f = st.feature(r);
@@ -425,31 +461,74 @@ struct HeuristicEvaluator::Impl {
 
   // --- per cell ------------------------------------------------------------------------
 
+  // The cell's neighbourhood (what CellNeighbours::load finds, read off the turn's
+  // tables: the constraint code shows which edges have a tile) and what the heuristic
+  // asks of it.
   void load_cell(int type, const Placement& pl) {
     CellView& v = cell;
-    v.nb.load(*s, pl);
-    v.code = s->open_cell(open_of[pl.cell]).code;
-    // Absorbing types at every open cell but this one and those beside it: a type drops
-    // out when all the open cells that absorb it are among those.
-    std::array<std::uint8_t, 5> skip{open_of[pl.cell], kNone8, kNone8, kNone8, kNone8};
-    v.n_sides = 0;
-    for (int d = 0; d < 4; ++d) {
-      const std::uint8_t j = v.nb.tile[d] < 0 ? open_of[step(pl.cell, d)] : kNone8;
-      v.open[d] = j;
-      skip[d + 1] = j;
-      if (j == kNone8) {
-        v.code_near[d] = 0;
-        v.occ_near[d] = 0;
-        continue;
+    CellNeighbours& nb = v.nb;
+    const int jx = open_of[pl.cell];
+    v.code = s->open_cell(jx).code;
+    nb.cell = pl.cell;
+    nb.occupied = kOccupied[v.code];
+    nb.empty = 4 - kBits4[nb.occupied];
+    for (int d = 4; d < 8; ++d) nb.empty += s->tile_near(step(pl.cell, d)) < 0;
+    // Unfinished monasteries around, in the order of the 8 directions.
+    nb.n_near = 0;
+    nb.near_completes = false;
+    if (n_monasteries) {
+      std::array<std::int16_t, 8> at;
+      at.fill(-1);
+      for (int i = 0; i < n_monasteries; ++i) {
+        const int dx = monasteries[i].x - pl.x, dy = monasteries[i].y - pl.y;
+        if (dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1) at[kStepDir[dy + 1][dx + 1]] = std::int16_t(i);
       }
-      v.code_near[d] = s->open_cell(j).code;
-      v.occ_near[d] = occ_of[j];
-      for (int d2 = 0; d2 < 4; ++d2) {
-        const int root = side_root[j][d2];
-        if (root >= 0 && d2 != opposite(d) && active_of[root] != kNone8)
-          v.sides[v.n_sides++] = NearSide{std::uint8_t(d), std::uint8_t(d2), std::uint16_t(root)};
+      for (int d = 0; d < 8; ++d) {
+        if (at[d] < 0) continue;
+        const Unfinished& m = monasteries[std::size_t(at[d])];
+        nb.near[nb.n_near++] = NearMonastery{m.root, std::uint8_t(m.open - 1)};
+        nb.near_completes |= m.open == 1;
       }
     }
+    // Edges: the board feature behind each, and the open cells beside.
+    v.n_sides = 0;
+    v.active_edges = 0;
+    std::array<std::uint8_t, 5> skip{std::uint8_t(jx), kNone8, kNone8, kNone8, kNone8};
+    for (int d = 0; d < 4; ++d) {
+      const int root = side_root[jx][d];
+      nb.root[d] = std::int16_t(root);
+      nb.root_meeples[d] = 0;
+      v.opened[d] = {nullptr, nullptr};
+      v.open[d] = kNone8;
+      v.code_near[d] = 0;
+      v.occ_near[d] = 0;
+      if (root >= 0) {
+        const Feature& f = s->feature(root);
+        nb.root_meeples[d] = f.meeple_total;
+        v.closed[d] = &factor(closers(v.code, d));
+        v.root_odds[d] = is_marked[root] ? &odds[root] : nullptr;
+        v.active_edges = std::uint8_t(v.active_edges | (active_of[root] != kNone8) << d);
+        continue;
+      }
+      if (nb.occupied >> d & 1) continue;
+      const std::uint8_t j = open_of[step(pl.cell, d)];
+      if (j == kNone8) continue;
+      v.open[d] = j;
+      skip[d + 1] = j;
+      v.code_near[d] = s->open_cell(j).code;
+      v.occ_near[d] = occ_of[j];
+      for (unsigned b = kFeatureSides[v.code_near[d]]; b; b &= b - 1) {
+        const int d2 = __builtin_ctz(b);
+        const int r = side_root[j][d2];
+        if (active_of[r] != kNone8)
+          v.sides[v.n_sides++] = NearSide{std::uint8_t(d), std::uint8_t(d2), std::uint16_t(r)};
+      }
+    }
+    nb.shared_root = false;
+    for (int a = 1; a < 4; ++a)
+      for (int b = 0; b < a; ++b) nb.shared_root |= nb.root[a] >= 0 && nb.root[a] == nb.root[b];
+    // Absorbing types at every open cell but this one and those beside it: a type drops
+    // out when all the open cells that absorb it are among those.
     TypeMask skipped = 0;
     for (const std::uint8_t j : skip)
       if (j != kNone8) skipped |= nofree_of[j];
@@ -462,13 +541,95 @@ struct HeuristicEvaluator::Impl {
     }
     v.nofree_base_count = unseen.count(v.nofree_base);
     v.n_monasteries = 0;
-    for (int i = 0; i < v.nb.n_near; ++i) {
-      const NearMonastery& m = v.nb.near[i];
+    for (int i = 0; i < nb.n_near; ++i) {
+      const NearMonastery& m = nb.near[i];
       if (active_of[m.root] != kNone8)
         v.monasteries[v.n_monasteries++] = NearActive{
             m.root, m.open_after, monastery_cells(s->tile(m.root / kMaxSegs).cell, pl.cell)};
     }
     if (kMonasterySeg[type] >= 0) v.own = monastery_cells(pl.cell, pl.cell);
+  }
+
+  // The factor of the side that a tile showing `edge` (city or road) at d opens there.
+  const Factor& opened(int d, int edge) {
+    const Factor*& f = cell.opened[d][edge - 1];
+    if (!f) {
+      const int od = opposite(d);
+      f = &factor(closers(cell.code_near[d] | edge << (2 * od), od));
+    }
+    return *f;
+  }
+
+  // What analyse_placement and expect_features do, in one pass, when no board feature is
+  // behind two edges of the cell (then every segment is a feature of its own, and the
+  // features it joins are distinct): the same results in the same order.
+  void analyse_and_expect(int type, const Oriented& o) {
+    const TileDef& def = kBaseTiles[type];
+    const CellNeighbours& nb = cell.nb;
+    e.n_feats = def.nseg;
+    e.free_mask = 0;
+    e.completes = nb.near_completes;
+    for (int d = 0; d < 4; ++d) e.edge_root[d] = o.seg[d] < 0 ? std::int16_t(-1) : nb.root[d];
+    for (int sg = 0; sg < def.nseg; ++sg) {
+      JoinedFeature& f = e.feats[sg];
+      e.feat_of_seg[sg] = std::int8_t(sg);
+      f.kind = def.segs[sg].kind;
+      f.segs = std::uint8_t(1u << sg);
+      f.tiles = 1;
+      f.pennants = def.segs[sg].pennant;
+      f.meeple_total = 0;
+      f.meeples.fill(0);
+      f.n_roots = 0;
+      Odds& fo = feat_odds[sg];
+      fo = Odds{};
+      if (f.kind == SegKind::monastery) {
+        f.open = std::uint8_t(nb.empty);
+        e.free_mask = std::uint8_t(e.free_mask | f.segs);
+        if (f.open == 0) {
+          e.completes = true;
+          continue;
+        }
+        fo = monastery_odds(cell.own, o);
+        continue;
+      }
+      const unsigned edges = o.seg_edges[sg], joined = edges & nb.occupied;
+      int open = kBits4[edges & ~joined];
+      for (unsigned b = joined; b; b &= b - 1) {
+        const int r = nb.root[std::size_t(__builtin_ctz(b))];
+        const Feature& bf = s->feature(r);
+        f.roots[f.n_roots++] = std::uint16_t(r);
+        open += bf.open - 1;
+        f.tiles = std::uint8_t(f.tiles + bf.tiles);
+        f.pennants = std::uint8_t(f.pennants + bf.pennants);
+        f.meeple_total = std::uint8_t(f.meeple_total + bf.meeple_total);
+        for (int c = 0; c < kMaxColors; ++c) f.meeples[c] = std::uint8_t(f.meeples[c] + bf.meeples[c]);
+      }
+      f.open = std::uint8_t(open);
+      if (f.meeple_total == 0) e.free_mask = std::uint8_t(e.free_mask | f.segs);
+      for (unsigned b = joined & cell.active_edges; b; b &= b - 1)
+        retire(nb.root[std::size_t(__builtin_ctz(b))]);
+      if (f.open == 0) {
+        e.completes = true;
+        continue;
+      }
+      for (unsigned b = joined; b; b &= b - 1) {
+        const Odds* ro = cell.root_odds[std::size_t(__builtin_ctz(b))];
+        if (!ro) continue;
+        fo.log_m += ro->log_m;
+        fo.log_p += ro->log_p;
+        fo.zeros += ro->zeros;
+      }
+      for (unsigned b = edges; b; b &= b - 1) {
+        const int d = __builtin_ctz(b);
+        if (joined >> d & 1)
+          apply(fo, *cell.closed[d], -1);
+        else
+          apply(fo, opened(d, o.edge[d]), 1);
+      }
+      if (f.meeple_total)
+        add(delta.points, delta.returns,
+            contrib(f.kind, fo, f.tiles, f.pennants, f.meeples, f.meeple_total), 1);
+    }
   }
 
   // --- per placement: the colours' expectations ----------------------------------------
@@ -548,8 +709,8 @@ struct HeuristicEvaluator::Impl {
   void absorbing(const Oriented& o) {
     pv.absorb_mask = cell.nofree_base;
     pv.absorb_extra.fill(0);
-    for (int d = 0; d < 4; ++d) {
-      if (cell.nb.tile[d] >= 0) continue;
+    for (unsigned b = ~cell.nb.occupied & 15u; b; b &= b - 1) {
+      const int d = __builtin_ctz(b);
       const int od = opposite(d);
       const int code = cell.code_near[d] | o.edge[d] << (2 * od);
       const int occ = cell.occ_near[d];
@@ -565,7 +726,7 @@ struct HeuristicEvaluator::Impl {
         pv.absorb_mask |= no_free[code][occ];
       }
     }
-    pv.absorb_count = cell.nofree_base_count + count_few(pv.absorb_mask & ~cell.nofree_base);
+    pv.absorb_count = cell.nofree_base_count + unseen.count(pv.absorb_mask & ~cell.nofree_base);
   }
 
   // Scores and supplies after the move's turn, exactly as State::place and scoring in the
@@ -607,8 +768,8 @@ struct HeuristicEvaluator::Impl {
 
   // --- per meeple option -------------------------------------------------------------------
 
-  HeuristicTerms terms(int seg) {
-    HeuristicTerms v;
+  // The terms of the option with the meeple on segment `seg` (kNoMeeple: none).
+  [[gnu::always_inline]] HeuristicTerms terms(int seg) {
     std::array<double, kMaxColors> p = pv.expect;
     double r = pv.returns;
     const JoinedFeature* meeple_on = nullptr;
@@ -617,52 +778,62 @@ struct HeuristicEvaluator::Impl {
       const int fi = e.feat_of_seg[seg];
       const JoinedFeature& f = e.feats[fi];
       meeple_on = &f;
-      if (!f.complete()) add(p, r, fresh_contrib(f.kind, feat_odds[fi], f.tiles, f.pennants), 1);
-      absorbing_unseen += count_few(pv.absorb_extra[fi] & ~pv.absorb_mask);
-    }
-    int next_supply;
-    if (e.completes) {
-      Scores score, supply;
-      outcome(seg, score, supply);
-      int in_supply = 0, empties = 0, ones = 0;
-      for (int c = 0; c < k; ++c) {
-        in_supply += supply[c];
-        empties += supply[c] == 0;
-        ones += supply[c] == 1;
+      if (!f.complete()) {
+        const Contrib c = fresh_contrib(f.kind, feat_odds[fi], f.tiles, f.pennants);
+        p[mover] += 1.0 * c.gain;  // add(p, r, c, 1): the mover is its only majority colour
+        r += 1.0 * c.ret;
       }
-      v.scores = expected_scores_term(w, k, score.data(), p.data(), pv.ends);
-      v.supply = supply_term(meeple_w, in_supply, r);
-      v.empty = empty_term(empty_w, empties);
-      v.one = one_term(one_w, ones);
-      next_supply = supply[next];
+      absorbing_unseen += unseen.count(pv.absorb_extra[fi] & ~pv.absorb_mask);
+    }
+    HeuristicTerms v;
+    if (e.completes) [[unlikely]] {
+      outcome_terms(seg, p, r, v);
     } else {
       const Supplies& q = quiet[seg != Move::kNoMeeple];
-      std::array<int, kMaxColors> score;
-      for (int c = 0; c < k; ++c) score[c] = s->score(c);
-      v.scores = expected_scores_term(w, k, score.data(), p.data(), pv.ends);
+      v.scores = expected_scores_term(w, k, scores_now.data(), p.data(), pv.ends);
       v.supply = supply_term(meeple_w, q.total, r);
       v.empty = empty_term(empty_w, q.empties);
       v.one = one_term(one_w, q.ones);
-      next_supply = q.supply[next];
+      v.urgent = urgent_term(urgent_w, q.supply[next] == 0);
     }
     v.ended = pv.ends;
-    v.urgent = urgent_term(urgent_w, next_supply == 0);
     v.compact = pv.compact;
     v.sink = sink_term(pv.sink, w.sink, meeple_on);
     if (w.absorb != 0 && tiles_left > 0) v.absorb = absorb_term(absorb_w, absorbing_unseen, tiles_left);
     return v;
+  }
+  // The terms that read the scores and supplies, for a move that completes something.
+  [[gnu::noinline]] void outcome_terms(int seg, const std::array<double, kMaxColors>& p, double r,
+                                       HeuristicTerms& v) {
+    Scores score, supply;
+    outcome(seg, score, supply);
+    int in_supply = 0, empties = 0, ones = 0;
+    for (int c = 0; c < k; ++c) {
+      in_supply += supply[c];
+      empties += supply[c] == 0;
+      ones += supply[c] == 1;
+    }
+    v.scores = expected_scores_term(w, k, score.data(), p.data(), pv.ends);
+    v.supply = supply_term(meeple_w, in_supply, r);
+    v.empty = empty_term(empty_w, empties);
+    v.one = one_term(one_w, ones);
+    v.urgent = urgent_term(urgent_w, supply[next] == 0);
   }
 
   // Every meeple option of one placement: emit(move, terms).
   template <class Emit>
   void placement(int type, const Placement& pl, Emit&& emit) {
     if (pl.cell != cell.nb.cell) load_cell(type, pl);
-    analyse_placement(*s, type, pl, cell.nb, e);
     const Oriented& o = kOriented[type][pl.rot];
     delta.points.fill(0);
     delta.returns = 0;
     delta.n_gone = 0;
-    expect_features(o);
+    if (cell.nb.shared_root) {
+      analyse_placement(*s, type, pl, cell.nb, e);
+      expect_features(o);
+    } else {
+      analyse_and_expect(type, o);
+    }
     expect_monasteries(o);
     expect_neighbour_cells(o);
     pv.expect = pend;
