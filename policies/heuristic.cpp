@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "policies/heuristic_odds.hpp"
@@ -128,6 +129,27 @@ struct NearActive {
   MonasteryCells cells;
 };
 
+// The board feature behind an edge of a cell, as the tile placed there would join it.
+struct EdgeFeature {
+  std::uint16_t root;
+  std::uint8_t open, tiles, pennants, meeple_total;
+  std::uint64_t meeples;   // per colour, one byte each
+  const Odds* odds;        // its odds from the open cells (all zero when it has none)
+  const Factor* closed;    // the factor of its side at this cell, which the tile closes
+};
+
+inline std::uint64_t pack(const std::array<std::uint8_t, kMaxColors>& m) {
+  std::uint64_t v = 0;
+  std::memcpy(&v, m.data(), kMaxColors);
+  return v;
+}
+inline std::array<std::uint8_t, kMaxColors> unpack(std::uint64_t v) {
+  std::array<std::uint8_t, kMaxColors> m;
+  std::memcpy(m.data(), &v, kMaxColors);
+  return m;
+}
+const Odds kNoOdds{};
+
 // The board around a cell, shared by the placements there.
 struct CellView {
   CellNeighbours nb;
@@ -142,11 +164,9 @@ struct CellView {
   int n_monasteries = 0;
   std::array<NearActive, 8> monasteries;
   MonasteryCells own;  // the placed tile's own monastery, if it has one
-  // Per edge d with a board feature behind it: the factor of its side here (which the
-  // tile closes), its odds (nullptr: none) and whether it is active (bit d).
-  std::array<const Factor*, 4> closed{};
-  std::array<const Odds*, 4> root_odds{};
-  std::uint8_t active_edges = 0;
+  // Per edge d with a board feature behind it: what the tile joins there.
+  std::array<EdgeFeature, 4> edge_feature{};
+  std::uint8_t active_edges = 0;  // bit d: that feature is active
   // Per empty edge d: the factor of the side the tile opens there, showing a city (0) or
   // a road (1).
   std::array<std::array<const Factor*, 2>, 4> opened{};
@@ -198,7 +218,7 @@ struct HeuristicEvaluator::Impl {
   std::array<TypeMask, kMaxOpen> nofree_of{};       // per open cell: no_free of it
   std::array<std::uint8_t, kTileTypes> nofree_cells{};  // per type: open cells absorbing it
   TypeMask nofree_all = 0;
-  std::array<std::int16_t, kCodes * 4> closers_cache;
+  std::array<std::int16_t, kCodes * 4> closers_cache;  // -1: not known this turn
   std::array<std::int16_t, kCodes> fit_cache;
   std::array<std::array<std::int16_t, 4>, kMaxOpen> side_root{};
   std::array<Odds, kSlots> odds;                     // per feature root, from its open cells
@@ -237,11 +257,13 @@ struct HeuristicEvaluator::Impl {
 
   // --- chances -----------------------------------------------------------------------
 
+  // Unseen tiles that would end the feature on side d of an open cell of this code.
   int closers(int code, int d) {
     std::int16_t& c = closers_cache[code * 4 + d];
     if (c < 0) c = std::int16_t(unseen.count(kCloses[code][d]));
     return c;
   }
+  // Unseen tiles that fit an open cell of this code.
   int fit(int code) {
     std::int16_t& c = fit_cache[code];
     if (c < 0) c = std::int16_t(unseen.count(kFitMask[code]));
@@ -396,8 +418,8 @@ struct HeuristicEvaluator::Impl {
       }
     }
     unseen.load(st);
-    closers_cache.fill(-1);
-    fit_cache.fill(-1);
+    std::memset(closers_cache.data(), 0xFF, sizeof closers_cache);  // all -1
+    std::memset(fit_cache.data(), 0xFF, sizeof fit_cache);
     n_marked = 0;
     for (int j = 0; j < st.open_count(); ++j) {
       const OpenCell& oc = st.open_cell(j);
@@ -476,16 +498,19 @@ struct HeuristicEvaluator::Impl {
     // Unfinished monasteries around, in the order of the 8 directions.
     nb.n_near = 0;
     nb.near_completes = false;
-    if (n_monasteries) {
-      std::array<std::int16_t, 8> at;
-      at.fill(-1);
-      for (int i = 0; i < n_monasteries; ++i) {
-        const int dx = monasteries[i].x - pl.x, dy = monasteries[i].y - pl.y;
-        if (dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1) at[kStepDir[dy + 1][dx + 1]] = std::int16_t(i);
+    std::array<std::uint8_t, 8> at;
+    unsigned near_dirs = 0;
+    for (int i = 0; i < n_monasteries; ++i) {
+      const unsigned dx = unsigned(monasteries[i].x - pl.x + 1), dy = unsigned(monasteries[i].y - pl.y + 1);
+      if (dx <= 2 && dy <= 2) {
+        const int d = kStepDir[dy][dx];
+        at[d] = std::uint8_t(i);
+        near_dirs |= 1u << d;
       }
-      for (int d = 0; d < 8; ++d) {
-        if (at[d] < 0) continue;
-        const Unfinished& m = monasteries[std::size_t(at[d])];
+    }
+    if (near_dirs) {
+      for (unsigned b = near_dirs; b; b &= b - 1) {
+        const Unfinished& m = monasteries[at[std::size_t(__builtin_ctz(b))]];
         nb.near[nb.n_near++] = NearMonastery{m.root, std::uint8_t(m.open - 1)};
         nb.near_completes |= m.open == 1;
       }
@@ -505,8 +530,10 @@ struct HeuristicEvaluator::Impl {
       if (root >= 0) {
         const Feature& f = s->feature(root);
         nb.root_meeples[d] = f.meeple_total;
-        v.closed[d] = &factor(closers(v.code, d));
-        v.root_odds[d] = is_marked[root] ? &odds[root] : nullptr;
+        v.edge_feature[d] = EdgeFeature{std::uint16_t(root), f.open, f.tiles, f.pennants,
+                                        f.meeple_total, pack(f.meeples),
+                                        is_marked[root] ? &odds[root] : &kNoOdds,
+                                        &factor(closers(v.code, d))};
         v.active_edges = std::uint8_t(v.active_edges | (active_of[root] != kNone8) << d);
         continue;
       }
@@ -565,72 +592,81 @@ struct HeuristicEvaluator::Impl {
   // features it joins are distinct): the same results in the same order.
   void analyse_and_expect(int type, const Oriented& o) {
     const TileDef& def = kBaseTiles[type];
-    const CellNeighbours& nb = cell.nb;
-    e.n_feats = def.nseg;
-    e.free_mask = 0;
-    e.completes = nb.near_completes;
-    for (int d = 0; d < 4; ++d) e.edge_root[d] = o.seg[d] < 0 ? std::int16_t(-1) : nb.root[d];
-    for (int sg = 0; sg < def.nseg; ++sg) {
-      JoinedFeature& f = e.feats[sg];
-      e.feat_of_seg[sg] = std::int8_t(sg);
-      f.kind = def.segs[sg].kind;
+    const unsigned occupied = cell.nb.occupied;
+    const int nseg = def.nseg;
+    unsigned free_mask = 0;
+    bool completes = cell.nb.near_completes;
+    for (int sg = 0; sg < nseg; ++sg) {
+      const SegDef& sd = def.segs[sg];
+      JoinedFeature f;
+      f.kind = sd.kind;
       f.segs = std::uint8_t(1u << sg);
-      f.tiles = 1;
-      f.pennants = def.segs[sg].pennant;
-      f.meeple_total = 0;
-      f.meeples.fill(0);
       f.n_roots = 0;
-      Odds& fo = feat_odds[sg];
-      fo = Odds{};
-      if (f.kind == SegKind::monastery) {
-        f.open = std::uint8_t(nb.empty);
-        e.free_mask = std::uint8_t(e.free_mask | f.segs);
-        if (f.open == 0) {
-          e.completes = true;
-          continue;
-        }
-        fo = monastery_odds(cell.own, o);
+      e.feat_of_seg[sg] = std::int8_t(sg);
+      Odds fo{};
+      if (sd.kind == SegKind::monastery) {
+        f.open = std::uint8_t(cell.nb.empty);
+        f.tiles = 1;
+        f.pennants = 0;
+        f.meeple_total = 0;
+        f.meeples.fill(0);
+        free_mask |= f.segs;
+        if (f.open == 0)
+          completes = true;
+        else
+          fo = monastery_odds(cell.own, o);
+        e.feats[sg] = f;
+        feat_odds[sg] = fo;
         continue;
       }
-      const unsigned edges = o.seg_edges[sg], joined = edges & nb.occupied;
-      int open = kBits4[edges & ~joined];
+      const unsigned edges = o.seg_edges[sg], joined = edges & occupied;
+      int open = kBits4[edges & ~joined], tiles = 1, pennants = sd.pennant, total = 0;
+      std::uint64_t meeples = 0;
       for (unsigned b = joined; b; b &= b - 1) {
-        const int r = nb.root[std::size_t(__builtin_ctz(b))];
-        const Feature& bf = s->feature(r);
-        f.roots[f.n_roots++] = std::uint16_t(r);
-        open += bf.open - 1;
-        f.tiles = std::uint8_t(f.tiles + bf.tiles);
-        f.pennants = std::uint8_t(f.pennants + bf.pennants);
-        f.meeple_total = std::uint8_t(f.meeple_total + bf.meeple_total);
-        for (int c = 0; c < kMaxColors; ++c) f.meeples[c] = std::uint8_t(f.meeples[c] + bf.meeples[c]);
+        const EdgeFeature& ef = cell.edge_feature[std::size_t(__builtin_ctz(b))];
+        f.roots[f.n_roots++] = ef.root;
+        open += ef.open - 1;
+        tiles += ef.tiles;
+        pennants += ef.pennants;
+        total += ef.meeple_total;
+        meeples += ef.meeples;
       }
       f.open = std::uint8_t(open);
-      if (f.meeple_total == 0) e.free_mask = std::uint8_t(e.free_mask | f.segs);
+      f.tiles = std::uint8_t(tiles);
+      f.pennants = std::uint8_t(pennants);
+      f.meeple_total = std::uint8_t(total);
+      f.meeples = unpack(meeples);
+      if (total == 0) free_mask |= f.segs;
       for (unsigned b = joined & cell.active_edges; b; b &= b - 1)
-        retire(nb.root[std::size_t(__builtin_ctz(b))]);
+        retire(cell.edge_feature[std::size_t(__builtin_ctz(b))].root);
       if (f.open == 0) {
-        e.completes = true;
-        continue;
+        completes = true;
+      } else {
+        for (unsigned b = joined; b; b &= b - 1) {
+          const Odds& ro = *cell.edge_feature[std::size_t(__builtin_ctz(b))].odds;
+          fo.log_m += ro.log_m;
+          fo.log_p += ro.log_p;
+          fo.zeros += ro.zeros;
+        }
+        for (unsigned b = edges; b; b &= b - 1) {
+          const int d = __builtin_ctz(b);
+          if (joined >> d & 1)
+            apply(fo, *cell.edge_feature[d].closed, -1);
+          else
+            apply(fo, opened(d, o.edge[d]), 1);
+        }
+        if (total)
+          add(delta.points, delta.returns,
+              contrib(f.kind, fo, f.tiles, f.pennants, f.meeples, f.meeple_total), 1);
       }
-      for (unsigned b = joined; b; b &= b - 1) {
-        const Odds* ro = cell.root_odds[std::size_t(__builtin_ctz(b))];
-        if (!ro) continue;
-        fo.log_m += ro->log_m;
-        fo.log_p += ro->log_p;
-        fo.zeros += ro->zeros;
-      }
-      for (unsigned b = edges; b; b &= b - 1) {
-        const int d = __builtin_ctz(b);
-        if (joined >> d & 1)
-          apply(fo, *cell.closed[d], -1);
-        else
-          apply(fo, opened(d, o.edge[d]), 1);
-      }
-      if (f.meeple_total)
-        add(delta.points, delta.returns,
-            contrib(f.kind, fo, f.tiles, f.pennants, f.meeples, f.meeple_total), 1);
+      e.feats[sg] = f;
+      feat_odds[sg] = fo;
     }
+    e.n_feats = nseg;
+    e.free_mask = std::uint8_t(free_mask);
+    e.completes = completes;
   }
+
 
   // --- per placement: the colours' expectations ----------------------------------------
 
