@@ -78,7 +78,8 @@ void check_one_study(const std::vector<Shard>& shards) {
                                 : study_difference(a.matrix.study, b.matrix.study);
     if (key != "config." && !key.empty())
       throw UsageError(b.path + " and " + a.path + " are " + a.kind +
-                       " files of different studies (" + key + " differs)");
+                       " files of different studies (" + key +
+                       (key == "targets" ? " differ)" : " differs)"));
   }
 }
 

@@ -97,16 +97,20 @@ struct Shared {
   }
 };
 
-// `so_far` (a thread's games) stands in for all of them: a fair sample, no locking.
-void print_progress(const Shared& s, const MatrixOutcome* so_far) {
-  const double secs = seconds_since(s.t0);
-  const std::uint64_t done = std::min(s.plan.games, s.games_done.load() * s.plan.ranks);
-  const double rate = secs > 0 ? double(done) / secs : 0;
-  const double eta = rate > 0 ? double(s.plan.games - done) / rate : 0;
-  const std::string text = so_far && so_far->acc[0].games() > 0 ? s.req.progress(*so_far) : "";
-  std::fprintf(stderr, "\r%llu/%llu games  %.0f games/s  %s  ETA %.0fs   ",
-               static_cast<unsigned long long>(done), static_cast<unsigned long long>(s.plan.games),
-               rate, text.c_str(), eta);
+// `so_far` (one thread's games while they are played) stands in for all of them: a fair
+// sample, no locking. `done`: game indices played, of s.plan.games.
+void print_progress(const Shared& s, std::uint64_t done, const MatrixOutcome* so_far) {
+  const auto total = static_cast<unsigned long long>(s.plan.games);
+  if (!so_far || so_far->acc[0].games() == 0) {
+    std::fprintf(stderr, "\r%llu/%llu games   ", static_cast<unsigned long long>(done), total);
+  } else {
+    const double secs = seconds_since(s.t0);
+    const double rate = secs > 0 ? double(done) / secs : 0;
+    const double eta = rate > 0 ? double(s.plan.games - done) / rate : 0;
+    std::fprintf(stderr, "\r%llu/%llu games  %.0f games/s  %s  ETA %.0fs   ",
+                 static_cast<unsigned long long>(done), total, rate,
+                 s.req.progress(*so_far).c_str(), eta);
+  }
   std::fflush(stderr);
 }
 
@@ -125,7 +129,7 @@ void take_blocks(Shared& s, Worker& w, std::uint64_t k_end, bool stoppable, bool
       w.play(s.req.configs, s.req.first_game + i, timed);
       if (prints && Clock::now() - last_print > std::chrono::milliseconds(250)) {
         last_print = Clock::now();
-        print_progress(s, &w.part);
+        print_progress(s, std::min(s.plan.games, s.games_done.load() * s.plan.ranks), &w.part);
       }
     }
     s.games_done += hi - lo;
@@ -206,7 +210,7 @@ int default_threads() { return std::max(1, omp_get_num_procs()); }
 MatrixOutcome play_matrix(const MatrixRequest& req) {
   if (req.configs.empty()) throw std::invalid_argument("play_matrix: no configuration");
   Shared s(req);
-  if (s.prints) print_progress(s, nullptr);
+  if (s.prints) print_progress(s, 0, nullptr);
   const std::uint64_t mine = s.plan.mine_below(s.plan.blocks);
   play_blocks(s, mine, true);
   agree_on_failure(s.errors);
@@ -228,7 +232,10 @@ MatrixOutcome play_matrix(const MatrixRequest& req) {
   if (out.acc.size() == 1) out.config_seconds[0] = out.seconds;
   out.games_done = out.acc[0].games();
   out.partial = out.games_done < req.games;
-  if (s.prints) std::fprintf(stderr, "\n");
+  if (s.prints) {  // the line's last state: every process's games
+    print_progress(s, out.games_done, &out);
+    std::fprintf(stderr, "\n");
+  }
   return out;
 }
 
