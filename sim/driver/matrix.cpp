@@ -87,7 +87,7 @@ struct Shared {
   Clock::time_point t0 = Clock::now();
   std::atomic<std::uint64_t> next{0}, games_done{0};
   std::vector<MatrixOutcome> parts;  // per thread, filled when it ends
-  FirstError errors;
+  alignas(64) FirstError errors;  // read every game: a cache line apart from the counters
   bool prints = false;  // this process keeps the progress line
 
   explicit Shared(const MatrixRequest& r)
@@ -115,17 +115,18 @@ void print_progress(const Shared& s, std::uint64_t done, const MatrixOutcome* so
 }
 
 // This thread takes blocks from the counter until the k_end-th, a stop (when stoppable)
-// or another thread's failure.
+// or another thread's failure. A stop lets the block finish (the games played stay a
+// prefix); a failure does not (nothing played is kept).
 void take_blocks(Shared& s, Worker& w, std::uint64_t k_end, bool stoppable, bool prints) {
   const bool timed = s.req.configs.size() > 1;
   auto last_print = Clock::now();
   for (;;) {
-    if (s.errors.failed()) break;
     if (stoppable && s.req.stop && s.req.stop->load(std::memory_order_relaxed)) break;
     const std::uint64_t k = s.next.fetch_add(1);
     if (k >= k_end) break;
     const std::uint64_t lo = s.plan.begin(k), hi = s.plan.end(k);
     for (std::uint64_t i = lo; i < hi; ++i) {
+      if (s.errors.failed()) return;
       w.play(s.req.configs, s.req.first_game + i, timed);
       if (prints && Clock::now() - last_print > std::chrono::milliseconds(250)) {
         last_print = Clock::now();
