@@ -83,9 +83,9 @@ int State::lowest_score() const {
 
 int State::tile_at(int x, int y) const {
   const std::uint8_t v = cell_[cell_of(x, y)];
-  if (v >= kMaxTiles) return -1;
+  if (v >= kMaxTiles) return kNoTile;
   // The index is alias-free only within reach of the board; confirm the coordinates.
-  return (tiles_[v].x == x && tiles_[v].y == y) ? v : -1;
+  return (tiles_[v].x == x && tiles_[v].y == y) ? v : kNoTile;
 }
 
 int State::distinct_tiles(std::span<const std::uint16_t> roots) const {
@@ -140,7 +140,7 @@ int State::legal_placements(int type, Placement* out) const {
 
 int State::count_placements(int type) const {
   int n = 0;
-  for (int j = 0; j < n_open_; ++j) n += __builtin_popcount(kFits[open_[j].code][type]);
+  for (int j = 0; j < n_open_; ++j) n += std::popcount(kFits[open_[j].code][type]);
   return n;
 }
 
@@ -265,7 +265,7 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
   const int idx = n_tiles_++;
   const Oriented& o = kOriented[type][p.rot];
   const TileDef& def = kBaseTiles[type];
-  tiles_[idx] = PlacedTile{p.cell, p.x, p.y, std::uint8_t(type), p.rot, 0xFF, 0xFF};
+  tiles_[idx] = PlacedTile{p.cell, p.x, p.y, std::uint8_t(type), p.rot, kNoSegment, kNoColor};
   remove_open(p.cell);
   cell_[p.cell] = std::uint8_t(idx);
 
@@ -283,14 +283,14 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
     const std::uint8_t v = cell_[nc];
     const int s = o.seg[d];
     if (v < kMaxTiles) {
-      if (s < 0) continue;
+      if (s == kNoSeg) continue;
       const PlacedTile& u = tiles_[v];
       const int us = kOriented[u.type][u.rot].seg[opposite(d)];
-      assert(us >= 0);
+      assert(us != kNoSeg);
       const int root = merge(base + s, v * kMaxSegs + us);
       --feats_[root].open;  // the neighbour's edge is closed now
     } else {
-      feats_[feat_[base + (s & 3)]].open += s >= 0;  // a field edge (s == -1) adds nothing
+      feats_[feat_[base + (s & 3)]].open += s >= 0;  // a field edge (s == kNoSeg) adds nothing
       add_open(nc, p.x + kDx[d], p.y + kDy[d],
                std::uint8_t(o.edge[d] << (2 * opposite(d))));
     }
@@ -353,7 +353,7 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
     if (!seen) completed[n_done++] = std::uint16_t(root);
   }
   for (; around_done; around_done &= around_done - 1)
-    completed[n_done++] = around[std::size_t(__builtin_ctz(around_done))];
+    completed[n_done++] = around[std::size_t(std::countr_zero(around_done))];
   if (idx == 0) n_done = 0;
   return n_done;
 }
@@ -388,7 +388,7 @@ ScoreEvent State::score_feature(int root) {
   f.meeples.fill(0);
   f.meeple_total = 0;
 
-  const int n_awarded = __builtin_popcount(e.awarded);
+  const int n_awarded = std::popcount(e.awarded);
   if (n_awarded > 0) {
     if (e.kind == SegKind::road) {
       if (e.points >= 10) {

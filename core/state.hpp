@@ -75,6 +75,11 @@ constexpr int step(int cell, int dir) {
 inline constexpr std::array<int, 8> kDx = {0, 1, 0, -1, 1, 1, -1, -1};
 inline constexpr std::array<int, 8> kDy = {-1, 0, 1, 0, -1, 1, 1, -1};
 
+// A board index that is no cell (Move::none()).
+inline constexpr std::uint16_t kNoCell = 0xFFFF;
+// tile_at / tile_near of an empty cell.
+inline constexpr int kNoTile = -1;
+
 // A placement of the tile in hand: where and how turned. 6 bytes, no initialiser (move
 // buffers of kMaxPlacements entries are not zeroed per turn).
 struct Placement {
@@ -85,19 +90,19 @@ struct Placement {
 
 // A full move: placement plus the meeple's segment index on the tile (kNoMeeple: none).
 struct Move {
-  static constexpr std::uint8_t kNoMeeple = 0xFF;
+  static constexpr std::uint8_t kNoMeeple = kNoSegment;
   Placement at;
   std::uint8_t seg = kNoMeeple;
-  static constexpr Move none() { return Move{Placement{0xFFFF, 0, 0, 0}, kNoMeeple}; }
-  constexpr bool is_none() const { return at.cell == 0xFFFF; }
+  static constexpr Move none() { return Move{Placement{kNoCell, 0, 0, 0}, kNoMeeple}; }
+  constexpr bool is_none() const { return at.cell == kNoCell; }
 };
 
 struct PlacedTile {
   std::uint16_t cell;
   std::int8_t x, y;
   std::uint8_t type, rot;
-  std::uint8_t meeple_seg;    // segment holding the meeple placed with this tile, or 0xFF
-  std::uint8_t meeple_color;  // its colour
+  std::uint8_t meeple_seg;    // segment holding the meeple placed with this tile, or kNoSegment
+  std::uint8_t meeple_color;  // its colour, or kNoColor
 };
 
 struct OpenCell {
@@ -158,11 +163,11 @@ class State {
   const PlacedTile& tile(int i) const { return tiles_[i]; }
   int open_count() const { return n_open_; }
   const OpenCell& open_cell(int j) const { return open_[j]; }
-  // Tile index at (x, y), or -1 when the cell is empty.
+  // Tile index at (x, y), or kNoTile when the cell is empty.
   int tile_at(int x, int y) const;
   // The same by board index, without the coordinate check: only for cells next to (edge
   // or corner) an open cell, which place() itself reads the same way.
-  int tile_near(int cell) const { return cell_[cell] < kMaxTiles ? cell_[cell] : -1; }
+  int tile_near(int cell) const { return cell_[cell] < kMaxTiles ? cell_[cell] : kNoTile; }
   // Feature root of a slot (tile index * 4 + segment) and its record.
   int feature_of(int tile, int seg) const { return feat_[tile * kMaxSegs + seg]; }
   const Feature& feature(int root) const { return feats_[root]; }

@@ -13,7 +13,7 @@
 #include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/driver/deal.hpp"
-#include "sim/driver/run.hpp"
+#include "sim/driver/matrix.hpp"
 
 namespace carc::sim {
 namespace {
@@ -53,18 +53,19 @@ struct Rates {
 };
 
 Rates run_rate(RunConfig rc, std::uint64_t games, int threads) {
-  rc.games = games;
-  RunRequest req;
-  req.config = rc;
+  MatrixRequest req;
+  req.configs = {rc};
+  req.first_game = rc.first_game;
+  req.games = games;
   req.threads = threads;
   const double cpu0 = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
-  const RunOutcome out = run_games(req);
+  const MatrixOutcome out = play_matrix(req);
   const double cpu = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
   Rates r;
   r.wall = out.seconds > 0 ? double(out.games_done) / out.seconds : 0.0;
   r.cpu = cpu > 0 ? double(out.games_done) / cpu : 0.0;
-  r.mean_tiles = out.acc.mean_tiles_placed();
-  r.mean_result = out.acc.mean();
+  r.mean_tiles = out.acc[0].mean_tiles_placed();
+  r.mean_result = out.acc[0].mean();
   return r;
 }
 
