@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <cassert>
+#include <cstddef>
+#include <cstring>
 #include <stdexcept>
 
 namespace carc {
@@ -34,8 +36,7 @@ State State::initial(const Config& cfg) {
     throw std::invalid_argument("colors must be 2..6");
   if (cfg.meeples < kMinMeeples || cfg.meeples > kMaxMeeples)
     throw std::invalid_argument("meeples must be 1..12");
-  State s;
-  s.cell_.fill(kEmpty);
+  State s;  // an empty board
   s.scores_.fill(0);
   s.supply_.fill(0);
   s.stack_left_.fill(0);
@@ -67,6 +68,24 @@ State State::initial(const Config& cfg) {
   s.place(kStartType, Placement{std::uint16_t(cell_of(0, 0)), 0, 0, 0}, Move::kNoMeeple,
           completed, &free_mask);
   return s;
+}
+
+void State::copy_from(const State& o) {
+  if (this == &o) return;
+  // The board: this State's cells emptied, then o's written (both lists are short).
+  for (int i = 0; i < n_tiles_; ++i) cell_[tiles_[i].cell] = kEmpty;
+  for (int j = 0; j < n_open_; ++j) cell_[open_[j].cell] = kEmpty;
+  for (int i = 0; i < o.n_tiles_; ++i) cell_[o.tiles_[i].cell] = std::uint8_t(i);
+  for (int j = 0; j < o.n_open_; ++j) cell_[o.open_[j].cell] = std::uint8_t(kOpenBase + j);
+  // The tiles, their slots and features, the open cells: the used prefixes.
+  const std::size_t slots = std::size_t(o.n_tiles_) * kMaxSegs;
+  std::memcpy(tiles_.data(), o.tiles_.data(), sizeof(PlacedTile) * o.n_tiles_);
+  std::memcpy(open_.data(), o.open_.data(), sizeof(OpenCell) * o.n_open_);
+  std::memcpy(feat_.data(), o.feat_.data(), sizeof(feat_[0]) * slots);
+  std::memcpy(next_.data(), o.next_.data(), sizeof(next_[0]) * slots);
+  std::memcpy(feats_.data(), o.feats_.data(), sizeof(Feature) * slots);
+  // Everything else is small and at the end of the object.
+  std::memcpy(static_cast<void*>(&scores_), &o.scores_, sizeof(State) - offsetof(State, scores_));
 }
 
 int State::unseen_total() const {
@@ -229,7 +248,7 @@ int State::merge(int a, int b) {
   fa.pennants = std::uint8_t(fa.pennants + fb.pennants);
   fa.meeple_total = std::uint8_t(fa.meeple_total + fb.meeple_total);
   for (int c = 0; c < kMaxColors; ++c) fa.meeples[c] = std::uint8_t(fa.meeples[c] + fb.meeples[c]);
-  fa.size = std::uint16_t(fa.size + fb.size);
+  fa.size = std::uint8_t(fa.size + fb.size);
   return ra;
 }
 

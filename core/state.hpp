@@ -118,8 +118,21 @@ struct Feature {
   std::uint8_t pennants;
   std::uint8_t meeple_total;
   std::array<std::uint8_t, kMaxColors> meeples;
-  std::uint16_t size;     // member slots
+  std::uint8_t size;      // member slots (see kMaxFeatureSlots)
 };
+
+// A feature's member slots are segments of its kind: at most all of them in the tile set.
+inline constexpr int kMaxFeatureSlots = [] {
+  int most = 0;
+  for (const SegKind kind : {SegKind::road, SegKind::city, SegKind::monastery}) {
+    int n = 0;
+    for (const auto& t : kBaseTiles)
+      for (int s = 0; s < t.nseg; ++s) n += t.segs[s].kind == kind ? t.count : 0;
+    most = n > most ? n : most;
+  }
+  return most;
+}();
+static_assert(kMaxFeatureSlots <= 255, "Feature::size is a byte");
 
 // What scoring one completed feature did (also what the game log records).
 struct ScoreEvent {
@@ -176,6 +189,13 @@ class State {
   // Meeples of colour c still standing on the board.
   int meeples_on_board(int c) const { return meeples_ - supply_[c]; }
 
+  // Makes this State equal to `o`, copying only what is in use: the tiles placed, their
+  // features and the open cells, and rewriting only the board cells either State uses.
+  // For look-ahead that copies a State again and again (a plain assignment copies every
+  // byte of sizeof(State)). This State must hold a game (from initial(), a copy, or the
+  // default constructor, which makes an empty board), not raw memory.
+  void copy_from(const State& o);
+
   // --- rules ------------------------------------------------------------------------
   // All legal (cell, rotation) placements of `type`, in open-cell order and increasing
   // rotation. `out` must hold kMaxPlacements: entries past the returned count may be
@@ -207,18 +227,25 @@ class State {
   void remove_open(int cell);
   int merge(int a, int b);  // returns the surviving root
 
-  std::array<std::uint8_t, kCells> cell_;  // tile index, kOpenBase+open index, or kEmpty
+  // Tile index, kOpenBase + open index, or kEmpty. Only the cells of tiles_[0, n_tiles_)
+  // and open_[0, n_open_) are not kEmpty (copy_from relies on it).
+  std::array<std::uint8_t, kCells> cell_ = [] {
+    std::array<std::uint8_t, kCells> b;
+    b.fill(kEmpty);
+    return b;
+  }();
   std::array<PlacedTile, kMaxTiles> tiles_;
   std::array<OpenCell, kMaxOpen> open_;
   std::array<std::uint16_t, kSlots> feat_;
   std::array<std::uint16_t, kSlots> next_;
   std::array<Feature, kSlots> feats_;
+  // From here to the end: small members, which copy_from copies as one block.
   std::array<std::int16_t, kMaxColors> scores_;
   std::array<std::uint8_t, kMaxColors> supply_;
   std::array<std::uint8_t, kMaxColors> stack_left_;
   std::array<std::uint8_t, kTileTypes> unseen_;
   std::array<std::uint16_t, kMaxMonasteries> mon_;  // slots of unfinished monasteries
-  std::uint8_t colors_, meeples_, to_move_, n_tiles_, n_open_, discards_, n_mon_;
+  std::uint8_t colors_, meeples_, to_move_, n_tiles_ = 0, n_open_ = 0, discards_, n_mon_;
   std::uint8_t monasteries_scored_;
   bool forced_no_meeple_;
   EndReason end_;
@@ -231,6 +258,6 @@ class State {
 };
 
 static_assert(std::is_trivially_copyable_v<State>, "look-ahead copies the state");
-static_assert(sizeof(State) <= 10 * 1024, "state copy budget: 10 KiB");
+static_assert(sizeof(State) <= 9 * 1024, "state copy budget: 9 KiB (copy_from copies less)");
 
 }  // namespace carc

@@ -63,7 +63,7 @@ class Greedy final : public PlacementPolicy {
         o.alive = alive;
         o.supply -= m.seg != Move::kNoMeeple;
         if (completes) {
-          scratch_ = s;
+          scratch_.copy_from(s);
           apply_move(scratch_, type, m, *scoring_, rng);
           o = outcome_of(scratch_, alive);
         }
