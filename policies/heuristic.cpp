@@ -27,7 +27,9 @@ namespace {
 
 using namespace heuristic;
 
-constexpr std::uint8_t kNone8 = 0xFF;
+constexpr std::uint8_t kNoOpen = 0xFF;     // open_of of a cell that is not open
+constexpr std::uint8_t kNotActive = 0xFF;  // active_of of a feature without meeples
+constexpr std::int16_t kNoRoot = -1;       // side_root of a side with no road or city behind
 constexpr int kMaxActive = kMaxColors * kMaxMeeples;
 
 // What an unfinished feature with meeples is expected to bring.
@@ -154,7 +156,7 @@ const Odds kNoOdds{};
 struct CellView {
   CellNeighbours nb;
   int code = 0;                              // the cell's constraint code
-  std::array<std::uint8_t, 4> open{};        // open index of the neighbour at d, or kNone8
+  std::array<std::uint8_t, 4> open{};        // open index of the neighbour at d, or kNoOpen
   std::array<std::uint8_t, 4> code_near{};   // its code (0: not open)
   std::array<std::uint8_t, 4> occ_near{};    // its sides on occupied features
   TypeMask nofree_base = 0;  // absorbing tile types at every other open cell
@@ -221,11 +223,12 @@ struct HeuristicEvaluator::Impl {
   std::array<std::int16_t, kCodes * 4> closers_cache;  // -1: not known this turn
   std::array<std::int16_t, kCodes> fit_cache;
   std::array<std::array<std::int16_t, 4>, kMaxOpen> side_root{};
+  std::array<std::array<const Factor*, 4>, kMaxOpen> side_factor{};  // where side_root is set
   std::array<Odds, kSlots> odds;                     // per feature root, from its open cells
   std::array<std::uint16_t, 4 * kMaxOpen> marked{};  // roots whose odds are set
   int n_marked = 0;
   std::array<bool, kSlots> is_marked;
-  std::array<std::uint8_t, kSlots> active_of;  // index into active, or kNone8
+  std::array<std::uint8_t, kSlots> active_of;  // index into active, or kNotActive
   std::array<Active, kMaxActive> active{};
   int n_active = 0;
   struct Unfinished {  // an unfinished monastery
@@ -250,9 +253,9 @@ struct HeuristicEvaluator::Impl {
       qpow[kind][0] = 1;
       for (int i = 1; i <= kMaxSides; ++i) qpow[kind][i] = qpow[kind][i - 1] * q[kind];
     }
-    open_of.fill(kNone8);
+    open_of.fill(kNoOpen);
     is_marked.fill(false);
-    active_of.fill(kNone8);
+    active_of.fill(kNotActive);
   }
 
   // --- chances -----------------------------------------------------------------------
@@ -313,7 +316,7 @@ struct HeuristicEvaluator::Impl {
       }
       const int j = open_of[c];
       ++m.sides;
-      m.zeros += j != kNone8 && fit(s->open_cell(j).code) == 0;
+      m.zeros += j != kNoOpen && fit(s->open_cell(j).code) == 0;
     }
     return m;
   }
@@ -324,7 +327,7 @@ struct HeuristicEvaluator::Impl {
     odds.sides = m.sides;
     odds.zeros = m.zeros;
     for (std::uint8_t b = m.beside; b; b &= std::uint8_t(b - 1)) {
-      const int d = __builtin_ctz(b);
+      const int d = std::countr_zero(b);
       ++odds.sides;
       odds.zeros += fit(cell.code_near[d] | o.edge[d] << (2 * opposite(d))) == 0;
     }
@@ -374,12 +377,12 @@ struct HeuristicEvaluator::Impl {
   }
 
   void add(std::array<double, kMaxColors>& p, double& r, const Contrib& c, double sign) const {
-    for (unsigned m = c.majority; m; m &= m - 1) p[std::size_t(__builtin_ctz(m))] += sign * c.gain;
+    for (unsigned m = c.majority; m; m &= m - 1) p[std::size_t(std::countr_zero(m))] += sign * c.gain;
     r += sign * c.ret;
   }
   void retire(int root) {
     const std::uint8_t a = active_of[root];
-    if (a == kNone8 || delta.is_gone(root)) return;
+    if (a == kNotActive || delta.is_gone(root)) return;
     delta.gone[delta.n_gone++] = std::uint16_t(root);
     add(delta.points, delta.returns, active[a].now, -1);
   }
@@ -425,15 +428,17 @@ struct HeuristicEvaluator::Impl {
       const OpenCell& oc = st.open_cell(j);
       open_of[oc.cell] = std::uint8_t(j);
       occ_of[j] = 0;
-      side_root[j].fill(-1);
+      side_root[j].fill(kNoRoot);
       for (unsigned b = kFeatureSides[oc.code]; b; b &= b - 1) {
-        const int d = __builtin_ctz(b);
+        const int d = std::countr_zero(b);
         const int v = st.tile_near(step(oc.cell, d));
         const PlacedTile& u = st.tile(v);
         const int r = st.feature_of(v, kOriented[u.type][u.rot].seg[opposite(d)]);
         side_root[j][d] = std::int16_t(r);
         if (st.feature(r).meeple_total) occ_of[j] = std::uint8_t(occ_of[j] | 1u << d);
-        apply(odds_of(r), factor(closers(oc.code, d)), 1);
+        const Factor& f = factor(closers(oc.code, d));
+        side_factor[j][d] = &f;
+        apply(odds_of(r), f, 1);
       }
     }
     nofree_all = 0;
@@ -442,7 +447,7 @@ struct HeuristicEvaluator::Impl {
       const TypeMask m = no_free[st.open_cell(j).code][occ_of[j]];
       nofree_of[j] = m;
       nofree_all |= m;
-      for (TypeMask b = m; b; b &= b - 1) ++nofree_cells[std::size_t(__builtin_ctz(b))];
+      for (TypeMask b = m; b; b &= b - 1) ++nofree_cells[std::size_t(std::countr_zero(b))];
     }
     n_active = 0;
     n_monasteries = 0;
@@ -455,10 +460,10 @@ struct HeuristicEvaluator::Impl {
         if (st.feature(r).open > 0)
           monasteries[n_monasteries++] = Unfinished{std::uint16_t(r), t.x, t.y, st.feature(r).open};
       }
-      if (t.meeple_seg == 0xFF) continue;
+      if (t.meeple_seg == kNoSegment) continue;
       const int r = st.feature_of(i, t.meeple_seg);
       const Feature& f = st.feature(r);
-      if (f.meeple_total == 0 || active_of[r] != kNone8) continue;
+      if (f.meeple_total == 0 || active_of[r] != kNotActive) continue;
       Active& a = active[n_active];
       active_of[r] = std::uint8_t(n_active++);
       a.root = std::uint16_t(r);
@@ -476,9 +481,9 @@ struct HeuristicEvaluator::Impl {
   }
 
   void end_turn() {
-    for (int j = 0; j < s->open_count(); ++j) open_of[s->open_cell(j).cell] = kNone8;
+    for (int j = 0; j < s->open_count(); ++j) open_of[s->open_cell(j).cell] = kNoOpen;
     for (int i = 0; i < n_marked; ++i) is_marked[marked[i]] = false;
-    for (int i = 0; i < n_active; ++i) active_of[active[i].root] = kNone8;
+    for (int i = 0; i < n_active; ++i) active_of[active[i].root] = kNoOpen;
   }
 
   // --- per cell ------------------------------------------------------------------------
@@ -510,7 +515,7 @@ struct HeuristicEvaluator::Impl {
     }
     if (near_dirs) {
       for (unsigned b = near_dirs; b; b &= b - 1) {
-        const Unfinished& m = monasteries[at[std::size_t(__builtin_ctz(b))]];
+        const Unfinished& m = monasteries[at[std::size_t(std::countr_zero(b))]];
         nb.near[nb.n_near++] = NearMonastery{m.root, std::uint8_t(m.open - 1)};
         nb.near_completes |= m.open == 1;
       }
@@ -518,13 +523,13 @@ struct HeuristicEvaluator::Impl {
     // Edges: the board feature behind each, and the open cells beside.
     v.n_sides = 0;
     v.active_edges = 0;
-    std::array<std::uint8_t, 5> skip{std::uint8_t(jx), kNone8, kNone8, kNone8, kNone8};
+    std::array<std::uint8_t, 5> skip{std::uint8_t(jx), kNoOpen, kNoOpen, kNoOpen, kNoOpen};
     for (int d = 0; d < 4; ++d) {
       const int root = side_root[jx][d];
       nb.root[d] = std::int16_t(root);
       nb.root_meeples[d] = 0;
       v.opened[d] = {nullptr, nullptr};
-      v.open[d] = kNone8;
+      v.open[d] = kNoOpen;
       v.code_near[d] = 0;
       v.occ_near[d] = 0;
       if (root >= 0) {
@@ -533,21 +538,21 @@ struct HeuristicEvaluator::Impl {
         v.edge_feature[d] = EdgeFeature{std::uint16_t(root), f.open, f.tiles, f.pennants,
                                         f.meeple_total, pack(f.meeples),
                                         is_marked[root] ? &odds[root] : &kNoOdds,
-                                        &factor(closers(v.code, d))};
-        v.active_edges = std::uint8_t(v.active_edges | (active_of[root] != kNone8) << d);
+                                        side_factor[jx][d]};
+        v.active_edges = std::uint8_t(v.active_edges | (active_of[root] != kNotActive) << d);
         continue;
       }
       if (nb.occupied >> d & 1) continue;
       const std::uint8_t j = open_of[step(pl.cell, d)];
-      if (j == kNone8) continue;
+      if (j == kNoOpen) continue;
       v.open[d] = j;
       skip[d + 1] = j;
       v.code_near[d] = s->open_cell(j).code;
       v.occ_near[d] = occ_of[j];
       for (unsigned b = kFeatureSides[v.code_near[d]]; b; b &= b - 1) {
-        const int d2 = __builtin_ctz(b);
+        const int d2 = std::countr_zero(b);
         const int r = side_root[j][d2];
-        if (active_of[r] != kNone8)
+        if (active_of[r] != kNotActive)
           v.sides[v.n_sides++] = NearSide{std::uint8_t(d), std::uint8_t(d2), std::uint16_t(r)};
       }
     }
@@ -558,19 +563,19 @@ struct HeuristicEvaluator::Impl {
     // out when all the open cells that absorb it are among those.
     TypeMask skipped = 0;
     for (const std::uint8_t j : skip)
-      if (j != kNone8) skipped |= nofree_of[j];
+      if (j != kNoOpen) skipped |= nofree_of[j];
     v.nofree_base = nofree_all;
     for (TypeMask b = skipped; b; b &= b - 1) {
-      const int t = __builtin_ctz(b);
+      const int t = std::countr_zero(b);
       int here = 0;
-      for (const std::uint8_t j : skip) here += j != kNone8 && (nofree_of[j] >> t & 1);
+      for (const std::uint8_t j : skip) here += j != kNoOpen && (nofree_of[j] >> t & 1);
       if (here == nofree_cells[t]) v.nofree_base &= ~(TypeMask(1) << t);
     }
     v.nofree_base_count = unseen.count(v.nofree_base);
     v.n_monasteries = 0;
     for (int i = 0; i < nb.n_near; ++i) {
       const NearMonastery& m = nb.near[i];
-      if (active_of[m.root] != kNone8)
+      if (active_of[m.root] != kNotActive)
         v.monasteries[v.n_monasteries++] = NearActive{
             m.root, m.open_after, monastery_cells(s->tile(m.root / kMaxSegs).cell, pl.cell)};
     }
@@ -623,7 +628,7 @@ struct HeuristicEvaluator::Impl {
       int open = kBits4[edges & ~joined], tiles = 1, pennants = sd.pennant, total = 0;
       std::uint64_t meeples = 0;
       for (unsigned b = joined; b; b &= b - 1) {
-        const EdgeFeature& ef = cell.edge_feature[std::size_t(__builtin_ctz(b))];
+        const EdgeFeature& ef = cell.edge_feature[std::size_t(std::countr_zero(b))];
         f.roots[f.n_roots++] = ef.root;
         open += ef.open - 1;
         tiles += ef.tiles;
@@ -638,18 +643,18 @@ struct HeuristicEvaluator::Impl {
       f.meeples = unpack(meeples);
       if (total == 0) free_mask |= f.segs;
       for (unsigned b = joined & cell.active_edges; b; b &= b - 1)
-        retire(cell.edge_feature[std::size_t(__builtin_ctz(b))].root);
+        retire(cell.edge_feature[std::size_t(std::countr_zero(b))].root);
       if (f.open == 0) {
         completes = true;
       } else {
         for (unsigned b = joined; b; b &= b - 1) {
-          const Odds& ro = *cell.edge_feature[std::size_t(__builtin_ctz(b))].odds;
+          const Odds& ro = *cell.edge_feature[std::size_t(std::countr_zero(b))].odds;
           fo.log_m += ro.log_m;
           fo.log_p += ro.log_p;
           fo.zeros += ro.zeros;
         }
         for (unsigned b = edges; b; b &= b - 1) {
-          const int d = __builtin_ctz(b);
+          const int d = std::countr_zero(b);
           if (joined >> d & 1)
             apply(fo, *cell.edge_feature[d].closed, -1);
           else
@@ -746,7 +751,7 @@ struct HeuristicEvaluator::Impl {
     pv.absorb_mask = cell.nofree_base;
     pv.absorb_extra.fill(0);
     for (unsigned b = ~cell.nb.occupied & 15u; b; b &= b - 1) {
-      const int d = __builtin_ctz(b);
+      const int d = std::countr_zero(b);
       const int od = opposite(d);
       const int code = cell.code_near[d] | o.edge[d] << (2 * od);
       const int occ = cell.occ_near[d];
@@ -870,8 +875,8 @@ struct HeuristicEvaluator::Impl {
     } else {
       analyse_and_expect(type, o);
     }
-    expect_monasteries(o);
-    expect_neighbour_cells(o);
+    if (cell.n_monasteries) expect_monasteries(o);
+    if (cell.n_sides) expect_neighbour_cells(o);
     pv.expect = pend;
     for (int c = 0; c < k; ++c) pv.expect[c] += delta.points[c];
     pv.returns = ret + delta.returns;
@@ -883,7 +888,7 @@ struct HeuristicEvaluator::Impl {
     do {
       Move m{pl, Move::kNoMeeple};
       if (options) {
-        m.seg = std::uint8_t(__builtin_ctz(options));
+        m.seg = std::uint8_t(std::countr_zero(options));
         options &= std::uint8_t(options - 1);
       }
       emit(m, terms(m.seg));
