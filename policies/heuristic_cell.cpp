@@ -15,7 +15,19 @@ void Evaluator::load_cell(int type, const Placement& pl) {
   nb.cell = pl.cell;
   nb.occupied = kOccupied[v.code];
   nb.empty = 4 - kBits4[nb.occupied];
-  for (int d = 4; d < 8; ++d) nb.empty += s->tile_near(step(pl.cell, d)) < 0;
+  // The corners: empty or not, and for the tile's own monastery, hopeless or not.
+  const bool monastery = kMonasterySeg[type] != kNoSeg;
+  v.own = MonasteryCells{};
+  for (int d = 4; d < 8; ++d) {
+    const int c = step(pl.cell, d);
+    if (s->tile_near(c) != kNoTile) continue;
+    ++nb.empty;
+    if (!monastery) continue;
+    const int j = open_of[c];
+    ++v.own.sides;
+    v.own.zeros += j != kNoOpen && fit(s->open_cell(j).code) == 0;
+  }
+  v.own.beside = std::uint8_t(~nb.occupied & 15u);  // the empty edges, which the tile constrains
   // Unfinished monasteries around, in the order of the 8 directions.
   nb.n_near = 0;
   nb.near_completes = false;
@@ -98,9 +110,8 @@ void Evaluator::load_cell(int type, const Placement& pl) {
     const NearMonastery& m = nb.near[i];
     if (active_of[m.root] != kNotActive)
       v.monasteries[v.n_monasteries++] = NearActive{
-          m.root, m.open_after, monastery_cells(s->tile(m.root / kMaxSegs).cell, pl.cell)};
+          m.root, m.open_after, monastery_cells(s->tile(m.root / kMaxSegs), pl)};
   }
-  if (kMonasterySeg[type] >= 0) v.own = monastery_cells(pl.cell, pl.cell);
 }
 
 // What analyse_placement and expect_features do, in one pass, when no board feature is

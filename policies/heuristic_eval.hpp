@@ -27,6 +27,7 @@ inline constexpr std::uint8_t kNoOpen = 0xFF;     // open_of of a cell that is n
 inline constexpr std::uint8_t kNotActive = 0xFF;  // active_of of a feature without meeples
 inline constexpr std::int16_t kNoRoot = -1;       // side_root of a side with no road or city behind
 inline constexpr int kMaxActive = kMaxColors * kMaxMeeples;
+inline constexpr std::int8_t kFar = -128;  // a coordinate no tile is near
 
 // What an unfinished feature with meeples is expected to bring.
 struct Contrib {
@@ -370,10 +371,11 @@ struct Evaluator {
   // --- per turn (heuristic_turn.cpp) ---------------------------------------------------
   void begin_turn(const State& st);
   void end_turn();
-  // A monastery at `mcell`: one open side per empty cell around it, hopeless when one of
-  // them is open and no unseen tile fits it. With `pcell` >= 0, as a tile placed there
-  // leaves them (that cell is full then), but for the cells beside it (see MonasteryCells).
-  MonasteryCells monastery_cells(int mcell, int pcell);
+  // The monastery on tile `m`: one open side per empty cell around it, hopeless when one
+  // of them is open and no unseen tile fits it; as a tile placed at `p` leaves them (that
+  // cell is full then), but for the cells beside it (see MonasteryCells). A placement far
+  // away (kFar) leaves them as they are.
+  MonasteryCells monastery_cells(const PlacedTile& m, const Placement& p);
 
   // --- per cell and per placement (heuristic_cell.cpp) ---------------------------------
   // The cell's neighbourhood (what CellNeighbours::load finds, read off the turn's

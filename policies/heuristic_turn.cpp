@@ -83,7 +83,7 @@ void Evaluator::begin_turn(const State& st) {
     active_of[r] = std::uint8_t(n_active++);
     a.root = std::uint16_t(r);
     if (f.kind == SegKind::monastery) {
-      const MonasteryCells m = monastery_cells(t.cell, -1);
+      const MonasteryCells m = monastery_cells(t, Placement{kNoCell, kFar, kFar, 0});
       a.odds = Odds{};
       a.odds.sides = m.sides;
       a.odds.zeros = m.zeros;
@@ -104,25 +104,22 @@ void Evaluator::end_turn() {
 // A monastery at `mcell`: one open side per empty cell around it, hopeless when one of
 // them is open and no unseen tile fits it. With `pcell` >= 0, as a tile placed there
 // leaves them (that cell is full then), but for the cells beside it (see MonasteryCells).
-MonasteryCells Evaluator::monastery_cells(int mcell, int pcell) {
-  MonasteryCells m;
+MonasteryCells Evaluator::monastery_cells(const PlacedTile& m, const Placement& p) {
+  MonasteryCells cells;
   for (int d = 0; d < 8; ++d) {
-    const int c = step(mcell, d);
-    if (c == pcell || s->tile_near(c) >= 0) continue;
-    if (pcell >= 0) {
-      int beside = -1;
-      for (int dd = 0; dd < 4; ++dd)
-        if (step(pcell, dd) == c) beside = dd;
-      if (beside >= 0) {
-        m.beside = std::uint8_t(m.beside | 1u << beside);
-        continue;
-      }
+    const int dx = m.x + kDx[d] - p.x, dy = m.y + kDy[d] - p.y;  // from the placed cell
+    if (dx == 0 && dy == 0) continue;
+    const int c = step(m.cell, d);
+    if (s->tile_near(c) != kNoTile) continue;
+    if ((dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) == 1) {
+      cells.beside = std::uint8_t(cells.beside | 1u << kStepDir[dy + 1][dx + 1]);
+      continue;
     }
     const int j = open_of[c];
-    ++m.sides;
-    m.zeros += j != kNoOpen && fit(s->open_cell(j).code) == 0;
+    ++cells.sides;
+    cells.zeros += j != kNoOpen && fit(s->open_cell(j).code) == 0;
   }
-  return m;
+  return cells;
 }
 
 }  // namespace carc::heuristic
