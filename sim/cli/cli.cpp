@@ -6,6 +6,8 @@
 #include <csignal>
 #include <iostream>
 
+#include <boost/program_options.hpp>
+
 #include "core/state.hpp"
 #include "policies/policy.hpp"
 #include "sim/driver/matrix.hpp"
@@ -77,6 +79,10 @@ std::vector<int> parse_int_list(const std::string& opt, const std::string& text,
     pos = comma + 1;
   }
   return out;
+}
+
+po::variables_map parse(const po::options_description& d, const Args& args) {
+  return parse(d, args, po::positional_options_description{});
 }
 
 po::variables_map parse(const po::options_description& d, const Args& args,

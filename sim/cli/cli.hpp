@@ -8,10 +8,15 @@
 #include <string>
 #include <vector>
 
-#include <boost/program_options.hpp>
-
 #include "sim/log/io.hpp"
 #include "sim/stats/stats.hpp"
+
+// Declared only: the units that parse options include <boost/program_options.hpp>.
+namespace boost::program_options {
+class options_description;
+class positional_options_description;
+class variables_map;
+}  // namespace boost::program_options
 
 namespace carc::sim {
 
@@ -32,8 +37,9 @@ double parse_real(const std::string& opt, const std::string& text, double lo, do
 std::vector<int> parse_int_list(const std::string& opt, const std::string& text, int lo, int hi);
 
 // Arguments that are not options are a UsageError unless `positional` takes them.
+po::variables_map parse(const po::options_description& d, const Args& args);
 po::variables_map parse(const po::options_description& d, const Args& args,
-                        const po::positional_options_description& positional = {});
+                        const po::positional_options_description& positional);
 
 // The output file of option --opt (an AtomicFile, opened before the work starts); a path
 // that cannot be written is a UsageError naming the option.

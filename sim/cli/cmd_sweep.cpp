@@ -9,6 +9,9 @@
 #include <cstdio>
 #include <iostream>
 
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
 #include "core/state.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/cli/matrix_files.hpp"

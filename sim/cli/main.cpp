@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/cli/cli.hpp"
 #include "sim/driver/errors.hpp"
 

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/cli/cli.hpp"
 
 namespace carc::sim {

@@ -1,5 +1,7 @@
 #include "sim/driver/game.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "core/turn.hpp"
 #include "sim/driver/deal.hpp"
 

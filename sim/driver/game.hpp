@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/state.hpp"
 #include "policies/policy.hpp"
