@@ -39,6 +39,10 @@ const std::vector<BadCall>& bad_calls() {
       {{"nosuch"}, "nosuch"},
       // run: numbers
       {{"run", "--games", "0"}, "--games"},
+      {{"ceiling", "--width", "0"}, "--width"},
+      {{"ceiling", "--width", "5000"}, "--width"},
+      {{"ceiling", "--against", "nosuch"}, "--against"},
+      {{"ceiling", "--log-games", "3"}, "--log-games"},
       {{"run", "--games", "abc"}, "--games"},
       {{"run", "--games", "-1"}, "--games"},
       {{"run", "--games", "1e3"}, "--games"},

@@ -95,5 +95,6 @@ int cmd_sweep(const Args& args);
 int cmd_verify(const Args& args);
 int cmd_bench(const Args& args);
 int cmd_merge(const Args& args);
+int cmd_ceiling(const Args& args);
 
 }  // namespace carc::sim

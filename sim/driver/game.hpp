@@ -18,6 +18,9 @@ struct GameSpec {
   std::uint64_t game = 0;
 };
 
+// What a finished game's State says: scores, result, end, tiles, discards, goals.
+GameOutcome outcome_of(const State& s);
+
 GameOutcome play_game(const GameSpec& spec, PlacementPolicy& placement, ScoringPolicy& scoring);
 
 // The same game, recorded. `placement_name` and `scoring_name` go into the log's config.
