@@ -61,13 +61,15 @@ int report_interrupted(const std::string& command, const std::string& done, cons
 struct GameOptions {
   std::string colors = "3", meeples = "4", seed = "1";
   std::string placement = "random", scoring = "random";
+  std::vector<std::string> placement_list;  // with lists: every --placement given
   // `lists`: --colors and --meeples take lists and ranges such as 3,4 or 2..8 (sweep).
   void add_to(po::options_description& d, bool with_policies = true, bool lists = false);
   // Validated and canonical (policy specs with every parameter spelled out).
   RunConfig resolve() const;
-  // With lists: one configuration per (colours, meeples) pair, colours outer; the lists
-  // themselves in `color_list` and `meeple_list`.
-  std::vector<RunConfig> resolve_grid(std::vector<int>& color_list,
+  // With lists: one configuration per (placement, colours, meeples), placement outer, then
+  // colours; the lists themselves (placements canonical) in the three vectors.
+  std::vector<RunConfig> resolve_grid(std::vector<std::string>& placements,
+                                      std::vector<int>& color_list,
                                       std::vector<int>& meeple_list) const;
 };
 
