@@ -39,6 +39,9 @@ const std::vector<BadCall>& bad_calls() {
       {{"nosuch"}, "nosuch"},
       // run: numbers
       {{"run", "--games", "0"}, "--games"},
+      {{"run", "--placement", "heuristic:absorb=1,absorb=2"}, "parameter 'absorb' given twice"},
+      {{"run", "--placement", "heuristic:"}, "nothing after ':'"},
+      {{"run", "--placement", "mc:rollouts=2,"}, "nothing after the last ','"},
       {{"ceiling", "--width", "0"}, "--width"},
       {{"ceiling", "--width", "5000"}, "--width"},
       {{"ceiling", "--against", "nosuch"}, "--against"},
