@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/bench/bench.hpp"
 
 namespace {
