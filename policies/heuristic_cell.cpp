@@ -57,7 +57,6 @@ void Evaluator::load_cell(int type, const Placement& pl) {
     const int root = side_root[jx][d];
     nb.root[d] = std::int16_t(root);
     nb.root_meeples[d] = 0;
-    v.opened[d] = {nullptr, nullptr};
     v.open[d] = kNoOpen;
     v.code_near[d] = 0;
     v.occ_near[d] = 0;
@@ -71,7 +70,7 @@ void Evaluator::load_cell(int type, const Placement& pl) {
                                       f.meeple_total,
                                       pack(f.meeples),
                                       is_marked[root] ? &odds[root] : &kNoOdds,
-                                      side_factor[jx][d]};
+                                      open_side_factor[jx][d]};
       v.active_edges = std::uint8_t(v.active_edges | (active_of[root] != kNotActive) << d);
       continue;
     }
@@ -217,11 +216,11 @@ void Evaluator::expect_features(const Oriented& o) {
       for (int d = 0; d < 4; ++d) {
         if (o.seg[d] < 0 || !(f.segs >> o.seg[d] & 1)) continue;
         if (e.edge_root[d] >= 0) {  // this side of the cell is no longer open
-          apply(fo, factor(closers(cell.code, d)), -1);
+          apply(fo, side_factor(cell.code, d), -1);
           continue;
         }
         const int code = cell.code_near[d] | o.edge[d] << (2 * opposite(d));
-        apply(fo, factor(closers(code, opposite(d))), 1);
+        apply(fo, side_factor(code, opposite(d)), 1);
       }
     }
     if (f.meeple_total)
@@ -251,11 +250,12 @@ void Evaluator::expect_neighbour_cells(const Oriented& o) {
     if (delta.is_gone(ns.root)) continue;
     const int code = cell.code_near[ns.d];
     const int code2 = code | o.edge[ns.d] << (2 * opposite(ns.d));
-    const int before = closers(code, ns.d2), after = closers(code2, ns.d2);
-    if (before == after) continue;
+    const Factor& before = side_factor(code, ns.d2);
+    const Factor& after = side_factor(code2, ns.d2);
+    if (&before == &after) continue;  // as many closers as before
     Odds no = active[active_of[ns.root]].odds;
-    apply(no, factor(before), -1);
-    apply(no, factor(after), 1);
+    apply(no, before, -1);
+    apply(no, after, 1);
     retire(ns.root);
     const Feature& f = s->feature(ns.root);
     add(delta.points, delta.returns,

@@ -169,9 +169,6 @@ struct CellView {
   // Per edge d with a board feature behind it: what the tile joins there.
   std::array<EdgeFeature, 4> edge_feature{};
   std::uint8_t active_edges = 0;  // bit d: that feature is active
-  // Per empty edge d: the factor of the side the tile opens there, showing a city (0) or
-  // a road (1).
-  std::array<std::array<const Factor*, 2>, 4> opened{};
 };
 
 // What the meeple options of one placement share.
@@ -221,8 +218,9 @@ struct Evaluator {
   TypeMask nofree_all = 0;
   std::array<std::int16_t, kCodes * 4> closers_cache;  // -1: not known this turn
   std::array<std::int16_t, kCodes> fit_cache;
+  std::array<const Factor*, kCodes * 4> side_cache;  // side_factor(code, d); nullptr: not known
   std::array<std::array<std::int16_t, 4>, kMaxOpen> side_root{};
-  std::array<std::array<const Factor*, 4>, kMaxOpen> side_factor{};  // where side_root is set
+  std::array<std::array<const Factor*, 4>, kMaxOpen> open_side_factor{};  // where side_root is set
   std::array<Odds, kSlots> odds;                     // per feature root, from its open cells
   std::array<std::uint16_t, 4 * kMaxOpen> marked{};  // roots whose odds are set
   int n_marked = 0;
@@ -285,6 +283,14 @@ struct Evaluator {
       }
     }
     return f;
+  }
+
+  // The factor of side d of an open cell of this code: factor(closers(code, d)), kept
+  // for the turn (equal counts give the same factor, so two sides compare by address).
+  const Factor& side_factor(int code, int d) {
+    const Factor*& f = side_cache[std::size_t(code * 4 + d)];
+    if (!f) f = &factor(closers(code, d));
+    return *f;
   }
 
   Odds& odds_of(int root) {
@@ -384,12 +390,8 @@ struct Evaluator {
   void load_cell(int type, const Placement& pl);
   // The factor of the side that a tile showing `edge` (city or road) at d opens there.
   const Factor& opened(int d, int edge) {
-    const Factor*& f = cell.opened[d][edge - 1];
-    if (!f) {
-      const int od = opposite(d);
-      f = &factor(closers(cell.code_near[d] | edge << (2 * od), od));
-    }
-    return *f;
+    const int od = opposite(d);
+    return side_factor(cell.code_near[d] | edge << (2 * od), od);
   }
   // What analyse_placement and expect_features do, in one pass, when no board feature is
   // behind two edges of the cell (then every segment is a feature of its own, and the

@@ -38,6 +38,7 @@ void Evaluator::begin_turn(const State& st) {
   unseen.load(st);
   std::memset(closers_cache.data(), 0xFF, sizeof closers_cache);  // all -1
   std::memset(fit_cache.data(), 0xFF, sizeof fit_cache);
+  side_cache.fill(nullptr);
   n_marked = 0;
   for (int j = 0; j < st.open_count(); ++j) {
     const OpenCell& oc = st.open_cell(j);
@@ -51,8 +52,8 @@ void Evaluator::begin_turn(const State& st) {
       const int r = st.feature_of(v, kOriented[u.type][u.rot].seg[opposite(d)]);
       side_root[j][d] = std::int16_t(r);
       if (st.feature(r).meeple_total) occ_of[j] = std::uint8_t(occ_of[j] | 1u << d);
-      const Factor& f = factor(closers(oc.code, d));
-      side_factor[j][d] = &f;
+      const Factor& f = side_factor(oc.code, d);
+      open_side_factor[j][d] = &f;
       apply(odds_of(r), f, 1);
     }
   }
