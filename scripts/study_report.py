@@ -299,6 +299,50 @@ def mc_curve_section(d, doc, steps):
     return "\n".join(out)
 
 
+def ladder_section(doc, steps):
+    """The skill ladder: every option of the difficulty sweep for every placement policy."""
+    runs = doc["runs"]
+    c = doc["config"]
+    placements = c.get("placements", [c["placement_policy"]])
+    per = len(runs) // len(placements)
+    names = [p.split(":")[0] for p in placements]
+    options = [(r["config"]["colors"], r["config"]["meeples"]) for r in runs[:per]]
+    out = ["## Skill ladder: the difficulty of every option for every player\n",
+           f'One `sweep` with every placement policy (scoring `{c["scoring_policy"]}`), '
+           f'{c["games"]:,} games of seed {c["seed"]} per option and policy, the same games '
+           f'for all. Mean result [95% CI]; total_60 rate below.\n']
+    header = ["colours x meeples"] + [f"`{n}`" for n in names]
+    rows, rows60 = [], []
+    for i, (col, mp) in enumerate(options):
+        rows.append([f"{col} x {mp}"] + [mean_ci(runs[p * per + i]) for p in range(len(placements))])
+        rows60.append([f"{col} x {mp}"] + [f'{100 * runs[p * per + i]["goals"]["total_60"]["rate"]:.1f}%'
+                                          for p in range(len(placements))])
+    out += [table(header, rows), "\n", table(header, rows60)]
+    out.append(steps_section(steps, {"skill ladder"}))
+    return "\n".join(out)
+
+
+def ceiling_section(doc, steps):
+    """The clairvoyant ceiling: a reference that cheats, against a real policy."""
+    c = doc["config"]
+    against = doc["against"]["results"]
+    d = doc["against"]["difference"]
+    g60 = doc["goals"]["total_60"]
+    rows = [("`ceiling` (REFERENCE: sees the stacks), width " + str(doc["ceiling"]["width"]),
+             mean_ci(doc), f'{100 * g60["rate"]:.1f}%', ""),
+            (f'`{against["config"]["placement_policy"].split(":")[0]}`', mean_ci(against),
+             f'{100 * against["goals"]["total_60"]["rate"]:.1f}%',
+             f'{d["mean"]:+.2f} [{d["ci95"][0]:+.2f}, {d["ci95"][1]:+.2f}]')]
+    out = ["## The clairvoyant ceiling (a reference that cheats)\n",
+           f'`carcsolo ceiling` on games {c["first_game"]}..{c["first_game"] + c["games"] - 1} of '
+           f'seed {c["seed"]}: a beam search that sees the dealt stacks, which no player may. It '
+           f'is not a policy; it says what the deals allow, and the gap to a player is what '
+           f'knowing the order of the stacks is worth.\n',
+           table(["player", "mean [95% CI]", "total_60", "ceiling minus player [paired 95% CI]"], rows)]
+    out.append(steps_section(steps, {"ceiling"}))
+    return "\n".join(out)
+
+
 def board_section(d, steps):
     if not os.path.exists(os.path.join(d, "board-example.svg")):
         return ""
@@ -368,6 +412,12 @@ def main():
     scoring = [x for x in (load(d, "scoring-random.json"), load(d, "scoring-heuristic.json")) if x]
     if scoring:
         parts.append(scoring_section(scoring, steps))
+    ladder = load(d, "ladder.json")
+    if ladder:
+        parts.append(ladder_section(ladder, steps))
+    ceiling = load(d, "ceiling.json")
+    if ceiling:
+        parts.append(ceiling_section(ceiling, steps))
     mc_curve = load(d, "mc-curve.json")
     if mc_curve:
         parts.append(mc_curve_section(d, mc_curve, steps))
