@@ -23,8 +23,8 @@ namespace {
 // The first `n` games of the run, recorded (process 0 only).
 void write_logs(AtomicFile& file, const RunConfig& rc, std::uint64_t n, const Stacks* deal,
                 const PolicyMakers& makers) {
-  auto placement = makers.placement ? makers.placement(0) : nullptr;
-  auto scoring = makers.scoring ? makers.scoring(0) : nullptr;
+  auto placement = makers.placement ? makers.placement(rc) : nullptr;
+  auto scoring = makers.scoring ? makers.scoring(rc) : nullptr;
   if (!placement) placement = make_placement_policy(rc.placement_policy);
   if (!scoring) scoring = make_scoring_policy(rc.scoring_policy);
   for (std::uint64_t i = 0; i < n && !g_stop; ++i) {

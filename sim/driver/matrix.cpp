@@ -60,8 +60,8 @@ struct Worker {
   explicit Worker(const MatrixRequest& req) : outcome(req.configs.size()) {
     for (std::size_t k = 0; k < req.configs.size(); ++k) {
       const RunConfig& c = req.configs[k];
-      auto p = req.makers.placement ? req.makers.placement(k) : nullptr;
-      auto q = req.makers.scoring ? req.makers.scoring(k) : nullptr;
+      auto p = req.makers.placement ? req.makers.placement(c) : nullptr;
+      auto q = req.makers.scoring ? req.makers.scoring(c) : nullptr;
       placement.push_back(p ? std::move(p) : make_placement_policy(c.placement_policy));
       scoring.push_back(q ? std::move(q) : make_scoring_policy(c.scoring_policy));
     }

@@ -56,10 +56,10 @@ struct PerGameRows {
 };
 
 // Policies made otherwise than from their spec (the Python module's policies): called once
-// per thread and configuration; nullptr means "from the configuration's spec".
+// per thread and configuration with that configuration; nullptr means "from its spec".
 struct PolicyMakers {
-  std::function<std::unique_ptr<PlacementPolicy>(std::size_t config)> placement;
-  std::function<std::unique_ptr<ScoringPolicy>(std::size_t config)> scoring;
+  std::function<std::unique_ptr<PlacementPolicy>(const RunConfig&)> placement;
+  std::function<std::unique_ptr<ScoringPolicy>(const RunConfig&)> scoring;
 };
 
 struct MatrixRequest {
