@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <pybind11/stl.h>
+
 #include "policies/policy.hpp"
 #include "python/observation.hpp"
 
@@ -45,7 +47,8 @@ class PythonPlacement final : public PlacementPolicy {
           return Move{p, forced ? m.seg : Move::kNoMeeple};
         }
       throw py::value_error("a Python placement policy returned a move that is not among the legal ones");
-    } catch (py::error_already_set&) {
+    } catch (py::error_already_set& e) {
+      e.restore();  // back into Python's error indicator, from which keep() takes it
       errors_->keep();
     } catch (const std::exception& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
@@ -93,7 +96,8 @@ class PythonScoring final : public ScoringPolicy {
     try {
       f();
       return;
-    } catch (py::error_already_set&) {
+    } catch (py::error_already_set& e) {
+      e.restore();  // back into Python's error indicator, from which keep() takes it
       errors_->keep();
     } catch (const std::exception& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
@@ -103,16 +107,20 @@ class PythonScoring final : public ScoringPolicy {
   }
   template <class T>
   static void permute(const py::object& r, std::span<T> items) {
-    const auto order = r.cast<std::vector<int>>();
+    const std::string wrong = "a Python scoring policy must return a permutation of 0.." +
+                              std::to_string(items.size() - 1) + " (got " + std::string(py::repr(r)) + ")";
+    std::vector<int> order;
+    try {
+      order = r.cast<std::vector<int>>();
+    } catch (const py::cast_error&) {
+      throw std::invalid_argument(wrong);
+    }
     std::vector<T> out;
     std::vector<bool> seen(items.size());
-    if (order.size() != items.size())
-      throw std::invalid_argument("a Python scoring policy must return a permutation of 0.." +
-                                  std::to_string(items.size() - 1));
+    if (order.size() != items.size()) throw std::invalid_argument(wrong);
     for (const int j : order) {
       if (j < 0 || std::size_t(j) >= items.size() || seen[std::size_t(j)])
-        throw std::invalid_argument("a Python scoring policy must return a permutation of 0.." +
-                                    std::to_string(items.size() - 1));
+        throw std::invalid_argument(wrong);
       seen[std::size_t(j)] = true;
       out.push_back(items[std::size_t(j)]);
     }

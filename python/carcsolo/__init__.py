@@ -61,7 +61,7 @@ def _arguments(options, repeatable, lists):
         if many and key not in repeatable:
             raise ValueError("%s takes one value (got %r)" % (opt, value))
         for v in (value if many else [value]):
-            if key in ("placement", "scoring") and callable(v):
+            if key in ("placement", "scoring") and (callable(v) or hasattr(v, "order_features")):
                 slots = placement if key == "placement" else scoring
                 slots.append(v)
                 v = "python:slot=%d" % (len(slots) - 1)

@@ -83,9 +83,9 @@ def test_observation_is_plain_values_without_the_stacks():
     g = carcsolo.Game(colors=4, meeples=5, seed=11, game=3)
     obs = g.observation()
     assert obs["colors"] == 4 and obs["meeples"] == 5 and obs["tile"] == g.tile
-    assert obs["stack_sizes"] == [18, 18, 18, 17]
+    assert obs["stack_sizes"] == [17, 18, 18, 17]  # the tile in hand is drawn
     assert obs["scores"] == [1, 2, 3, 4] and obs["supply"] == [5, 5, 5, 5]
-    assert sum(obs["unseen"].values()) == obs["unseen_total"] == 71
+    assert sum(obs["unseen"].values()) == obs["unseen_total"] == 70  # and the tile in hand
     assert obs["board"] == [{"x": 0, "y": 0, "tile": "D", "rot": 0, "edges": "CRFR",
                              "meeple": None, "meeple_color": None}]
     assert set(obs["open"]) == {(0, -1), (1, 0), (0, 1), (-1, 0)}

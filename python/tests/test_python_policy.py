@@ -74,8 +74,13 @@ def test_a_python_scoring_policy():
     assert (plain.games["result"] == af.games["result"]).all()  # as found, and as found at the end
 
 
+def first_move(obs, moves):
+    return moves[0], (moves[0].free[-1] if moves[0].free else None)
+
+
 def test_a_python_policy_logs_like_any_other(cli, tmp_path):
-    r = carcsolo.run(placement=PythonRandom(3), scoring="best", games=50, seed=8,
+    # The logs are played first, by the same callable (whose own state, if any, goes on).
+    r = carcsolo.run(placement=first_move, scoring="best", games=50, seed=8,
                      log=str(tmp_path / "p.jsonl"), log_games=50)
     logs = read_logs(tmp_path / "p.jsonl")
     assert [l["result"] for l in logs] == list(r.games["result"])
