@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <csignal>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -44,6 +45,36 @@ auto translated(F&& f) -> decltype(f()) {
     throw py::value_error(e.what());
   }
 }
+
+extern "C" void carcsolo_python_on_stop(int) { sim::g_stop.store(true); }
+
+// Ctrl-C (SIGINT, SIGTERM) while a study runs in the main thread: the driver finishes the
+// blocks in play and the command returns what was played, marked partial, as the command
+// line does; Python's own handlers come back afterwards.
+class StopOnSignal {
+ public:
+  explicit StopOnSignal(bool active) : active_(active) {
+    if (!active_) return;
+    sim::g_stop = false;
+    struct sigaction sa {};
+    sa.sa_handler = carcsolo_python_on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopOnSignal() {
+    if (!active_) return;
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+    sim::g_stop = false;
+  }
+  StopOnSignal(const StopOnSignal&) = delete;
+  StopOnSignal& operator=(const StopOnSignal&) = delete;
+
+ private:
+  bool active_;
+  struct sigaction old_int_ {}, old_term_ {};
+};
 
 // One configuration's games as numpy arrays.
 py::dict arrays(const sim::PerGameRows& rows, std::size_t k, int colors) {
@@ -84,8 +115,10 @@ py::dict arrays(const sim::PerGameRows& rows, std::size_t k, int colors) {
 // run / compare / sweep with the command line's arguments. Returns (exit status, document
 // as JSON text, one dict of arrays per configuration).
 py::tuple command(const std::string& name, const std::vector<std::string>& args,
-                  std::vector<py::object> placement, std::vector<py::object> scoring) {
+                  std::vector<py::object> placement, std::vector<py::object> scoring,
+                  bool main_thread) {
   auto errors = std::make_shared<PythonErrorSlot>();
+  StopOnSignal stop(main_thread);
   sim::Embedding embed;
   embed.makers = makers(std::move(placement), std::move(scoring), errors);
   int status = 0;
@@ -189,7 +222,7 @@ PYBIND11_MODULE(_carcsolo, m) {
   m.doc() = "carcsolo's engine and driver (use the package carcsolo, not this module)";
   register_python_policies();
   m.def("command", &command, py::arg("name"), py::arg("args"), py::arg("placement"),
-        py::arg("scoring"));
+        py::arg("scoring"), py::arg("main_thread"));
   m.def("placement_policies", [] { return policy_list(placement_policies()); });
   m.def("scoring_policies", [] { return policy_list(scoring_policies()); });
   m.attr("goal_ids") = [] {

@@ -71,7 +71,7 @@ TEST_CASE("a stepped game refuses what is not legal and shows no tile once over"
   CHECK_THROWS_AS(g.play(Move::none()), std::invalid_argument);
 }
 
-TEST_CASE("a given deal: letters in, the same stacks out; bad deals named") {
+TEST_CASE("a given deal: letters in, the same stacks out, bad deals named") {
   for (int k = 2; k <= 6; ++k) {
     const Stacks s = deal(k, 5, 9);
     const Stacks t = stacks_from_letters(stack_letters(s));

@@ -11,6 +11,7 @@ for --first-game; a list for an option given several times; True for a flag) and
 its document (what --out writes) as a dict, with `.games`: per-game numpy arrays.
 """
 import json
+import threading
 
 import numpy as np
 
@@ -83,12 +84,18 @@ def _arrays(d):
 
 def _study(name, options, repeatable=(), lists=()):
     args, placement, scoring = _arguments(options, set(repeatable), set(lists))
-    status, doc, runs = _carcsolo.command(name, args, placement, scoring)
+    main = threading.current_thread() is threading.main_thread()
+    status, doc, runs = _carcsolo.command(name, args, placement, scoring, main)
     if not doc:  # help=True: the help went to stdout
         return None
     out = Results(json.loads(doc))
     runs = [_arrays(r) for r in runs]
     out.games = runs[0] if name == "run" else runs
+    if status == 130:  # Ctrl-C: what was played, over an exact game range
+        stop = KeyboardInterrupt("%s interrupted; the games played are in this exception's "
+                                 "`partial` (marked \"partial\": true)" % name)
+        stop.partial = out
+        raise stop
     return out
 
 

@@ -20,8 +20,8 @@ def run_example(name, *args, cwd):
 
 
 def test_my_heuristic_against_the_builtin(tmp_path):
-    out = run_example("my_heuristic.py", 150, cwd=tmp_path)
-    assert "snug - heuristic:" in out and "95% CI" in out and "over 150 paired games" in out
+    out = run_example("my_heuristic.py", 100, cwd=tmp_path)
+    assert "snug - heuristic:" in out and "95% CI" in out and "over 100 paired games" in out
 
 
 def test_per_game_summary_agrees_with_the_file(cli, tmp_path):

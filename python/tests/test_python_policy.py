@@ -110,3 +110,27 @@ def test_python_placement_in_a_file_equals_the_builtin_by_name(tmp_path):
     # A Python policy's run writes the same kind of document as any other.
     r = carcsolo.run(placement=PythonRandom(1), games=30, seed=2, out=str(tmp_path / "o.json"))
     assert load(tmp_path / "o.json")["result"] == r["result"]
+
+
+def test_ctrl_c_returns_what_was_played():
+    # The policy itself sends SIGINT on its 200th move: the run stops after the block of
+    # games in play and raises KeyboardInterrupt carrying the partial document.
+    import os
+    import signal
+    calls = [0]
+
+    def interrupting(obs, moves):
+        calls[0] += 1
+        if calls[0] == 200:
+            os.kill(os.getpid(), signal.SIGINT)
+        return first_move(obs, moves)
+
+    with pytest.raises(KeyboardInterrupt) as e:
+        carcsolo.run(placement=interrupting, games=100000, seed=3)
+    part = e.value.partial
+    assert part["partial"] is True
+    assert 0 < part["games"] < 100000 and part["config"]["games"] == part["games"]
+    assert len(part.games["result"]) == part["games"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    whole = carcsolo.run(placement=first_move, games=part["games"], seed=3)
+    assert whole["result"] == part["result"]

@@ -10,12 +10,12 @@ from conftest import load, without_performance
 
 
 def test_run_equals_the_cli_file(cli, tmp_path):
-    options = dict(games=3000, placement="heuristic", scoring="best", seed=3)
+    options = dict(games=1000, placement="heuristic", scoring="best", seed=3)
     py = carcsolo.run(**options)
-    cli("run", "--games", 3000, "--placement", "heuristic", "--scoring", "best", "--seed", 3,
+    cli("run", "--games", 1000, "--placement", "heuristic", "--scoring", "best", "--seed", 3,
         "-q", "--out", tmp_path / "r.json")
     assert without_performance(py) == without_performance(load(tmp_path / "r.json"))
-    assert py["games"] == 3000
+    assert py["games"] == 1000
 
 
 def test_run_arrays_agree_with_the_document():
