@@ -113,13 +113,14 @@ py::dict arrays(const sim::PerGameRows& rows, std::size_t k, int colors) {
 }
 
 // run / compare / sweep with the command line's arguments. Returns (exit status, document
-// as JSON text, one dict of arrays per configuration).
+// as JSON text, one dict of arrays per configuration, none unless keep_games).
 py::tuple command(const std::string& name, const std::vector<std::string>& args,
                   std::vector<py::object> placement, std::vector<py::object> scoring,
-                  bool main_thread) {
+                  bool main_thread, bool keep_games) {
   auto errors = std::make_shared<PythonErrorSlot>();
   StopOnSignal stop(main_thread);
   sim::Embedding embed;
+  embed.keep_games = keep_games;
   embed.makers = makers(std::move(placement), std::move(scoring), errors);
   int status = 0;
   try {
@@ -136,7 +137,7 @@ py::tuple command(const std::string& name, const std::vector<std::string>& args,
   }
   if (errors->raised()) errors->restore_and_throw();
   py::list runs;
-  for (std::size_t k = 0; k < embed.configs.size(); ++k)
+  for (std::size_t k = 0; k < embed.configs.size() && keep_games; ++k)
     runs.append(arrays(embed.per_game, k, embed.configs[k].colors));
   const std::string doc = embed.document.is_null() ? "" : embed.document.dump();
   return py::make_tuple(status, doc, runs);
@@ -222,7 +223,7 @@ PYBIND11_MODULE(_carcsolo, m) {
   m.doc() = "carcsolo's engine and driver (use the package carcsolo, not this module)";
   register_python_policies();
   m.def("command", &command, py::arg("name"), py::arg("args"), py::arg("placement"),
-        py::arg("scoring"), py::arg("main_thread"));
+        py::arg("scoring"), py::arg("main_thread"), py::arg("keep_games"));
   m.def("placement_policies", [] { return policy_list(placement_policies()); });
   m.def("scoring_policies", [] { return policy_list(scoring_policies()); });
   m.attr("goal_ids") = [] {

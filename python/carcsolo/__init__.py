@@ -8,7 +8,8 @@
 
 run, compare and sweep take the command line's options as keyword arguments (`first_game`
 for --first-game; a list for an option given several times; True for a flag) and return
-its document (what --out writes) as a dict, with `.games`: per-game numpy arrays.
+its document (what --out writes) as a dict, with `.games`: per-game numpy arrays (not kept
+with arrays=False, for very long runs).
 """
 import json
 import threading
@@ -31,7 +32,8 @@ class Results(dict):
     `games`: for run, a dict of numpy arrays over the games in order: game, result, scores
     (games x colours), tiles_placed, discards, end_reason (strings), end_reason_code,
     goals (games x 14 booleans, columns in GOAL_IDS order); for compare and sweep, a list
-    of such dicts, one per entry of the document's "runs".
+    of such dicts, one per entry of the document's "runs". None with arrays=False (the
+    arrays take 48 bytes per game and run).
     """
     games = None
 
@@ -83,14 +85,17 @@ def _arrays(d):
 
 
 def _study(name, options, repeatable=(), lists=()):
+    options = dict(options)
+    keep = options.pop("arrays", True)
     args, placement, scoring = _arguments(options, set(repeatable), set(lists))
     main = threading.current_thread() is threading.main_thread()
-    status, doc, runs = _carcsolo.command(name, args, placement, scoring, main)
+    status, doc, runs = _carcsolo.command(name, args, placement, scoring, main, bool(keep))
     if not doc:  # help=True: the help went to stdout
         return None
     out = Results(json.loads(doc))
     runs = [_arrays(r) for r in runs]
-    out.games = runs[0] if name == "run" else runs
+    if keep:
+        out.games = runs[0] if name == "run" else runs
     if status == 130:  # Ctrl-C: what was played, over an exact game range
         stop = KeyboardInterrupt("%s interrupted; the games played are in this exception's "
                                  "`partial` (marked \"partial\": true)" % name)

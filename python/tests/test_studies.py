@@ -33,6 +33,12 @@ def test_run_arrays_agree_with_the_document():
     assert g["discards"].sum() == r["discards"]["total"]
 
 
+def test_without_arrays():
+    a = carcsolo.run(games=300, placement="greedy", seed=9, arrays=False)
+    assert a.games is None
+    assert without_performance(a) == without_performance(carcsolo.run(games=300, placement="greedy", seed=9))
+
+
 def test_threads_do_not_change_the_numbers():
     a = carcsolo.run(games=800, placement="greedy", seed=9, threads=1)
     b = carcsolo.run(games=800, placement="greedy", seed=9, threads=2)

@@ -141,7 +141,7 @@ int cmd_compare(const Args& args, Embedding* embed) {
   if (!out.empty() && !per_game.empty() && same_path(out, per_game))
     throw UsageError("--out and --per-game must name different files (both are '" + out + "')");
   PerGameRows rows{req.first_game, req.configs.size(), {}};
-  if (!per_game.empty() || embed) req.per_game = &rows;
+  if (!per_game.empty() || (embed && embed->keep_games)) req.per_game = &rows;
   if (embed) req.makers = embed->makers;
   if (::isatty(STDERR_FILENO) && !embed) req.progress = difference_text;
 

@@ -104,7 +104,7 @@ int cmd_run(const Args& args, Embedding* embed) {
   const Stacks* given = vm.count("deal") ? &deal : nullptr;
   req.deal = given;
   PerGameRows rows{rc.first_game, 1, {}};
-  if (!per_game.empty() || embed) req.per_game = &rows;
+  if (!per_game.empty() || (embed && embed->keep_games)) req.per_game = &rows;
   if (embed) req.makers = embed->makers;
 
   const bool writer = writes_output();

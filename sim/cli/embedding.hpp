@@ -13,6 +13,7 @@ namespace carc::sim {
 
 struct Embedding {
   PolicyMakers makers;        // in: policies the caller makes (e.g. Python callables)
+  bool keep_games = true;     // in: fill per_game (48 bytes per game and configuration)
   nlohmann::json document;    // out: the results, compare or sweep document
   PerGameRows per_game;       // out: every game under every configuration
   std::vector<RunConfig> configs;  // out: the configurations, in the rows' order
