@@ -13,6 +13,7 @@ void register_random();
 void register_greedy();
 void register_heuristic();
 void register_mc();
+void register_search();
 void register_basic_scoring_orders();
 void register_scoring_orders();
 
@@ -39,6 +40,7 @@ void ensure_builtins() {
     register_greedy();
     register_heuristic();
     register_mc();
+    register_search();
     register_basic_scoring_orders();
     register_scoring_orders();
     return true;
