@@ -14,7 +14,7 @@ namespace {
 const char* const kTailSpecs[] = {"random", "greedy:snug=1", "heuristic", "greedy"};
 
 struct SearchParams {
-  int budget, candidates, depth, tail, mode;
+  int budget, candidates, depth, tail, mode, beam, width, samples;
 };
 
 class Search final : public PlacementPolicy {
@@ -37,13 +37,23 @@ class Search final : public PlacementPolicy {
 
  private:
   int expectimax(const State& s, int type, int n, Rng& rng) {
+    seed_ = rng();
+    for (int i = 0; i < n; ++i) value_[i] = decision(s, type, moves_[i], 1, 0, rng);
     int best = 0;
+    for (int i = 1; i < n; ++i)
+      if (value_[i] > value_[best]) best = i;
+    const int depth = std::min<int>(p_.depth, int(ply_.size()));
+    if (depth <= 1) return best;
+    // The `beam` best root moves looked at deeper.
+    for (int i = 0; i < n; ++i) alive_[i] = i;
+    const int b = std::min(n, p_.beam);
+    std::partial_sort(alive_.begin(), alive_.begin() + b, alive_.begin() + n,
+                      [&](int x, int y) { return value_[x] > value_[y]; });
+    best = alive_[0];
     double best_v = -1e300;
-    for (int i = 0; i < n; ++i) {
-      after_ = s;
-      apply_move(after_, type, moves_[i].move, *scoring_, rng);
-      after_.end_turn();
-      const double v = after_.ended() ? moves_[i].value : chance_value(after_, rng);
+    for (int k = 0; k < b; ++k) {
+      const int i = alive_[k];
+      const double v = decision(s, type, moves_[i], depth, 0, rng);
       if (v > best_v) {
         best_v = v;
         best = i;
@@ -51,21 +61,56 @@ class Search final : public PlacementPolicy {
     }
     return best;
   }
-  // The expected best heuristic value of the next colour's move over its draw.
-  double chance_value(const State& st, Rng& rng) {
+  // The value of playing `m` (tile `type` in hand at `s`) with `left` draws still to
+  // look at: the heuristic's value when the game ends, else the expectation over the
+  // next draw.
+  double decision(const State& s, int type, const ScoredMove& m, int left, int d, Rng& rng) {
+    Ply& p = ply_[d];
+    p.after = s;
+    apply_move(p.after, type, m.move, *scoring_, rng);
+    p.after.end_turn();
+    if (p.after.ended()) return m.value;
+    return chance(p.after, left, d, rng);
+  }
+  // Over the next colour's draw: its best heuristic value (left == 1), or the best value
+  // of its `width` best moves looked at deeper. Deeper than the first draw, `samples`
+  // draws stand for all (the same draws in every branch of one depth).
+  double chance(const State& st, int left, int d, Rng& rng) {
+    Ply& p = ply_[d];
     double sum = 0;
     int weight = 0;
-    for (int t = 0; t < kTileTypes; ++t) {
-      if (st.unseen(t) == 0) continue;
-      child_ = st;
-      child_.draw(t);
-      const int nl = child_.legal_placements(t, legal_.data());
+    int types[kTileTypes], counts[kTileTypes], nt = 0;
+    if (d > 0 && p_.samples > 0) {
+      Rng pick(seed_ + std::uint64_t(d));
+      const int total = st.unseen_total();
+      for (int k = 0; k < p_.samples && total > 0; ++k) {
+        int r = int(uniform_below(pick, std::uint32_t(total))), t = 0;
+        while (r >= st.unseen(t)) r -= st.unseen(t++);
+        int j = 0;
+        while (j < nt && types[j] != t) ++j;
+        if (j == nt) { types[nt] = t; counts[nt++] = 0; }
+        ++counts[j];
+      }
+    } else {
+      for (int t = 0; t < kTileTypes; ++t)
+        if (st.unseen(t)) { types[nt] = t; counts[nt++] = st.unseen(t); }
+    }
+    for (int k = 0; k < nt; ++k) {
+      const int t = types[k];
+      p.child = st;
+      p.child.draw(t);
+      const int nl = p.child.legal_placements(t, p.legal.data());
       if (nl == 0) continue;
-      const int ne = leaf_eval_.evaluate(child_, t, {legal_.data(), std::size_t(nl)}, leaf_moves_.data(), rng);
       double best = -1e300;
-      for (int j = 0; j < ne; ++j) best = std::max(best, leaf_moves_[j].value);
-      sum += st.unseen(t) * best;
-      weight += st.unseen(t);
+      if (left == 1) {
+        const int ne = leaf_eval_.evaluate(p.child, t, {p.legal.data(), std::size_t(nl)}, p.moves.data(), rng);
+        for (int j = 0; j < ne; ++j) best = std::max(best, p.moves[j].value);
+      } else {
+        const int ne = std::min(p_.width, ranked_candidates(leaf_eval_, p.child, t, {p.legal.data(), std::size_t(nl)}, p.moves.data(), rng));
+        for (int j = 0; j < ne; ++j) best = std::max(best, decision(p.child, t, p.moves[j], left - 1, d + 1, rng));
+      }
+      sum += counts[k] * best;
+      weight += counts[k];
     }
     return weight ? sum / weight : -1e300;
   }
@@ -135,10 +180,16 @@ class Search final : public PlacementPolicy {
   HeuristicEvaluator eval_;
   std::unique_ptr<PlacementPolicy> head_, tail_;
   std::unique_ptr<ScoringPolicy> scoring_;
-  State sim_, after_, child_;
+  struct Ply {
+    State after, child;
+    std::vector<ScoredMove> moves = std::vector<ScoredMove>(kMaxMoves);
+    std::vector<Placement> legal = std::vector<Placement>(kMaxPlacements);
+  };
+  std::array<Ply, 4> ply_;
+  std::uint64_t seed_ = 0;
+  std::vector<double> value_ = std::vector<double>(kMaxMoves);
+  State sim_;
   HeuristicEvaluator leaf_eval_{HeuristicWeights{}};
-  std::vector<ScoredMove> leaf_moves_ = std::vector<ScoredMove>(kMaxMoves);
-  std::vector<Placement> legal_ = std::vector<Placement>(kMaxPlacements);
   Redeal deal_;
   std::vector<ScoredMove> moves_;  // sized once
   std::vector<double> sum_;
@@ -166,11 +217,12 @@ void register_search() {
         {"candidates", 8, "moves considered, best first by the heuristic, duplicates removed"},
         {"depth", 72, "turns of every rollout played by the heuristic (then the tail policy)"},
         {"tail", 1, "tail policy: 0 random, 1 greedy:snug=1, 2 heuristic, 3 greedy"},
-        {"mode", 0, "0 halving, 1 expectimax"}}},
+        {"mode", 0, "0 halving, 1 expectimax"},
+        {"beam", 4, ""}, {"width", 2, ""}, {"samples", 0, ""}}},
       [](const Params& p) {
         return std::make_unique<Search>(SearchParams{
             whole(p, "budget", 0, 1000000), whole(p, "candidates", 1, kMaxMoves),
-            whole(p, "depth", 0, kMaxTiles), whole(p, "tail", 0, 3), whole(p, "mode", 0, 5)});
+            whole(p, "depth", 0, kMaxTiles), whole(p, "tail", 0, 3), whole(p, "mode", 0, 5), whole(p, "beam", 1, 1000), whole(p, "width", 1, 1000), whole(p, "samples", 0, 1000)});
       });
 }
 
