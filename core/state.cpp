@@ -1,6 +1,7 @@
 #include "core/state.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <stdexcept>
 
@@ -85,6 +86,20 @@ int State::tile_at(int x, int y) const {
   if (v >= kMaxTiles) return -1;
   // The index is alias-free only within reach of the board; confirm the coordinates.
   return (tiles_[v].x == x && tiles_[v].y == y) ? v : -1;
+}
+
+int State::distinct_tiles(std::span<const std::uint16_t> roots) const {
+  static_assert(kMaxTiles <= 128);
+  std::array<std::uint64_t, 2> seen{};
+  for (const std::uint16_t root : roots) {
+    int s = root;
+    do {
+      const int t = s / kMaxSegs;
+      seen[std::size_t(t >> 6)] |= std::uint64_t(1) << (t & 63);
+      s = next_[s];
+    } while (s != root);
+  }
+  return std::popcount(seen[0]) + std::popcount(seen[1]);
 }
 
 namespace {

@@ -18,6 +18,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <span>
 #include <type_traits>
 
 #include "core/goals.hpp"
@@ -165,6 +166,8 @@ class State {
   // Feature root of a slot (tile index * 4 + segment) and its record.
   int feature_of(int tile, int seg) const { return feat_[tile * kMaxSegs + seg]; }
   const Feature& feature(int root) const { return feats_[root]; }
+  // Distinct tiles in the union of the features with these roots.
+  int distinct_tiles(std::span<const std::uint16_t> roots) const;
   // Meeples of colour c still standing on the board.
   int meeples_on_board(int c) const { return meeples_ - supply_[c]; }
 

@@ -1,150 +1,40 @@
 // `heuristic`: the move with the best HeuristicEvaluator value (heuristic.hpp).
 //
-// Per turn the evaluator prepares what every move shares: for each open cell and each
-// feature beside it, how many unseen tiles would end the feature there, and from that the
-// expectation of every unfinished feature with meeples. A move changes only the features
-// its tile touches and the cells around it, so it is valued from those deltas; moves that
-// complete something are also played on a State copy for their exact scores and supplies.
+// The work is split by what it depends on. Per turn: for each open cell and each feature
+// beside it, how many unseen tiles would end the feature there, and from that the
+// expectation of every unfinished feature with meeples. Per cell (every rotation of the
+// tile there shares it): the board around the cell and the tiles the next colour could
+// place without a free segment elsewhere. Per placement: the features the tile joins and
+// their new expectations, as deltas to the turn's. Per meeple option: the terms
+// (heuristic_terms.hpp), summed. A move that completes something is scored exactly
+// without a State copy: its turn is the small problem of policies/turn_scoring.hpp,
+// solved in the `best` order.
 #include "policies/heuristic.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "policies/lookahead.hpp"
+#include "policies/heuristic_odds.hpp"
+#include "policies/heuristic_terms.hpp"
+#include "policies/turn_scoring.hpp"
 
 namespace carc {
 
-std::vector<ParamInfo> HeuristicWeights::params() {
-  const HeuristicWeights d;
-  return {
-      {"low", d.low, "weight of the lowest expected score"},
-      {"mean", d.mean, "weight of the mean expected score"},
-      {"meeple", d.meeple, "value of a meeple in supply (and of an expected return)"},
-      {"empty", d.empty, "penalty per colour whose supply is empty"},
-      {"balance", d.balance, "score gap at which a majority colour's award weight falls by e"},
-      {"one", d.one, "penalty per colour with exactly one meeple in supply"},
-      {"urgent", d.urgent, "extra penalty when the next colour to move has an empty supply"},
-      {"absorb", d.absorb, "value of the share of unseen tiles that could be placed with no free segment next turn"},
-      {"absorb_empty", d.absorb_empty, "extra share of `absorb` when the next colour's supply is empty"},
-      {"sink", d.sink, "bonus per open road/city edge of a feature with meeples"},
-      {"compact", d.compact, "bonus per tile among the 8 cells around the placed tile"},
-      {"share", d.share, "extra weight of a feature's points per additional majority colour"},
-      {"horizon", d.horizon, "draws within which a meeple's return counts"},
-      {"points_horizon", d.points_horizon, "draws within which a feature's points count"},
-      {"road_q", d.road_q, "discount per open end of a road"},
-      {"city_q", d.city_q, "discount per open edge of a city"},
-      {"monastery_q", d.monastery_q, "discount per empty cell around a monastery"},
-  };
-}
-
-HeuristicWeights HeuristicWeights::from(const Params& p) {
-  HeuristicWeights w;
-  w.low = p.get("low");
-  w.mean = p.get("mean");
-  w.meeple = p.get("meeple");
-  w.empty = p.get("empty");
-  w.balance = std::max(1e-6, p.get("balance"));
-  w.share = p.get("share");
-  w.compact = p.get("compact");
-  w.one = p.get("one");
-  w.sink = p.get("sink");
-  w.absorb = p.get("absorb");
-  w.absorb_empty = p.get("absorb_empty");
-  w.urgent = p.get("urgent");
-  w.horizon = std::max(0.0, p.get("horizon"));
-  w.points_horizon = std::max(0.0, p.get("points_horizon"));
-  w.road_q = std::clamp(p.get("road_q"), 0.0, 1.0);
-  w.city_q = std::clamp(p.get("city_q"), 0.0, 1.0);
-  w.monastery_q = std::clamp(p.get("monastery_q"), 0.0, 1.0);
-  return w;
+double HeuristicTerms::total() const {
+  // The grouping is part of the definition: it fixes the rounding, so that equal moves
+  // tie exactly and a run is the same on every machine.
+  double v = scores;
+  if (!ended) v += ((supply + empty) + one) + urgent;
+  return (v + compact) + (sink + absorb);
 }
 
 namespace {
 
+using namespace heuristic;
+
 constexpr std::uint8_t kNone8 = 0xFF;
-constexpr int kMaxSides = 63;  // beyond, q^sides is as good as 0
 constexpr int kMaxActive = kMaxColors * kMaxMeeples;
-
-// kCloses[code][d]: tile types that, in some rotation fitting an open cell of this code,
-// end the feature on side d there: the tile's segment facing d has no edge toward a side
-// without a neighbour, so it opens nothing new.
-constexpr auto kCloses = [] {
-  std::array<std::array<std::uint32_t, 4>, kCodes> m{};
-  for (int code = 0; code < kCodes; ++code)
-    for (int d = 0; d < 4; ++d)
-      for (int t = 0; t < kTileTypes; ++t)
-        for (int r = 0; r < 4; ++r) {
-          if (!(kFits[code][t] >> r & 1)) continue;
-          const int s = kOriented[t][r].seg[d];
-          if (s < 0) continue;
-          bool closes = true;
-          for (int e = 0; e < 4; ++e)
-            if ((kOriented[t][r].seg_edges[s] >> e & 1) && e != d &&
-                code_edge(std::uint8_t(code), e) == kNone)
-              closes = false;
-          if (closes) m[code][d] |= 1u << t;
-        }
-  return m;
-}();
-constexpr auto kFitMask = [] {
-  std::array<std::uint32_t, kCodes> m{};
-  for (int code = 0; code < kCodes; ++code)
-    for (int t = 0; t < kTileTypes; ++t)
-      if (kFits[code][t]) m[code] |= 1u << t;
-  return m;
-}();
-// A lone city edge to the north is ended by E (a city cap); a lone road end by A (a
-// monastery's road end), never by U (a straight road, which leaves the far end open).
-static_assert(kCloses[kCity][0] >> tile_type('E') & 1);
-static_assert(kCloses[kRoad][0] >> tile_type('A') & 1);
-static_assert(!(kCloses[kRoad][0] >> tile_type('U') & 1));
-
-// kNoFree[code][occ]: tile types that fit an open cell of this code in some rotation where
-// every road/city segment touches a side whose neighbour's feature holds a meeple (bit d
-// of occ), and that have no monastery: placed there, they need no meeple. (Two segments
-// on one unoccupied feature, or a meeple that reaches the cell's features by a merge, are
-// not seen: an estimate.)
-const std::array<std::array<std::uint32_t, 16>, kCodes>& no_free_table() {
-  static const auto table = [] {
-    std::array<std::array<std::uint32_t, 16>, kCodes> m{};
-    for (int code = 0; code < kCodes; ++code)
-      for (int occ = 0; occ < 16; ++occ)
-        for (int t = 0; t < kTileTypes; ++t) {
-          if (kMonasterySeg[t] >= 0) continue;
-          for (int r = 0; r < 4; ++r) {
-            if (!(kFits[code][t] >> r & 1)) continue;
-            bool ok = true;
-            for (int sg = 0; sg < kBaseTiles[t].nseg; ++sg)
-              ok &= (kOriented[t][r].seg_edges[sg] & occ) != 0;
-            if (ok) {
-              m[code][occ] |= 1u << t;
-              break;
-            }
-          }
-        }
-    return m;
-  }();
-  return table;
-}
-
-// Chance that a feature finishes, kept as log-product plus count of zero factors so a
-// factor can be taken out again.
-struct Odds {
-  double log_m = 0, log_p = 0;  // meeple horizon, points horizon
-  int zeros = 0;
-  int sides = 0;  // open sides (a monastery: empty cells) counted in
-  // Times q^sides, given as a table of powers.
-  double meeple(const double* qpow) const { return zeros ? 0 : qpow[clamped()] * std::exp(log_m); }
-  double points(const double* qpow) const { return zeros ? 0 : qpow[clamped()] * std::exp(log_p); }
-  int clamped() const { return std::clamp(sides, 0, kMaxSides); }
-};
-
-struct Factor {
-  double log_m, log_p;
-  bool zero;
-  bool counts = true;  // one more open side (false: a monastery's filled cell)
-};
 
 // What an unfinished feature with meeples is expected to bring.
 struct Contrib {
@@ -159,31 +49,58 @@ struct Active {
   Odds odds;
 };
 
+// The colours' expectations as a move changes them: the contributions of the features it
+// touches taken out (each once: `gone`) and their new ones added, in a fixed order.
+struct Delta {
+  std::array<double, kMaxColors> points{};
+  double returns = 0;
+  std::array<std::uint16_t, 16> gone;
+  int n_gone = 0;
+  bool is_gone(int root) const {
+    for (int i = 0; i < n_gone; ++i)
+      if (gone[i] == root) return true;
+    return false;
+  }
+};
+
+// The board around a cell, shared by the placements there.
+struct CellView {
+  CellNeighbours nb;
+  int code = 0;                       // the cell's constraint code
+  std::array<std::uint8_t, 4> open{};  // open index of the neighbour at d, or kNone8
+  std::array<std::uint8_t, 4> code_near{};  // its code (0: not open)
+  std::array<std::uint8_t, 4> occ_near{};   // its sides on occupied features
+  TypeMask nofree_base = 0;  // absorbing tile types at every other open cell
+};
+
 }  // namespace
 
 struct HeuristicEvaluator::Impl {
   HeuristicWeights w;
-  std::unique_ptr<ScoringPolicy> scoring;
-  State scratch;
+  BestOrder best;
   std::array<std::array<double, kMaxSides + 1>, 3> qpow{};  // q^n per SegKind
+  const NoFreeTable& no_free = no_free_table();
 
   // Per turn.
   const State* s = nullptr;
-  int k = 0, tiles_left = 0, mover = 0;
-  double meeple_w = 0, empty_w = 0, one_w = 0, urgent_w = 0;
+  int k = 0, tiles_left = 0, mover = 0, next = 0;
+  bool has_meeple = false;
+  double meeple_w = 0, empty_w = 0, one_w = 0, urgent_w = 0, absorb_w = 0;
   std::array<double, kMaxColors> award{};
   std::array<double, kMaxColors> pend{};  // expected points per colour
-  double ret = 0;
+  double ret = 0;                         // expected returns of meeples on the board
+  UnseenPlanes unseen;
   std::array<std::uint8_t, kCells> open_of;
-  const std::array<std::array<std::uint32_t, 16>, kCodes>& no_free = no_free_table();
   std::array<std::uint8_t, kMaxOpen> occ_of{};      // per open cell: sides on occupied features
-  std::array<std::uint32_t, kMaxOpen> nofree_of{};  // per open cell: kNoFree of it
+  std::array<TypeMask, kMaxOpen> nofree_of{};       // per open cell: no_free of it
+  std::array<std::uint8_t, kTileTypes> nofree_cells{};  // per type: open cells absorbing it
+  TypeMask nofree_all = 0;
   std::array<std::int16_t, kCodes * 4> closers_cache;
   std::array<std::int16_t, kCodes> fit_cache;
   std::array<Factor, kMaxTiles + 1> factor_cache;
   std::array<bool, kMaxTiles + 1> factor_known;
   std::array<std::array<std::int16_t, 4>, kMaxOpen> side_root{};
-  std::array<Odds, kSlots> odds;                // per feature root, from its open cells
+  std::array<Odds, kSlots> odds;                     // per feature root, from its open cells
   std::array<std::uint16_t, 4 * kMaxOpen> marked{};  // roots whose odds are set
   int n_marked = 0;
   std::array<bool, kSlots> is_marked;
@@ -191,7 +108,14 @@ struct HeuristicEvaluator::Impl {
   std::array<Active, kMaxActive> active{};
   int n_active = 0;
 
-  explicit Impl(const HeuristicWeights& weights) : w(weights), scoring(make_lookahead_scoring()) {
+  // Per cell and per placement.
+  CellView cell;
+  PlacementEffect e;
+  Delta delta;
+  std::array<Odds, kMaxSegs> feat_odds{};
+  double sink_part = 0;
+
+  explicit Impl(const HeuristicWeights& weights) : w(weights) {
     const std::array<double, 3> q{w.road_q, w.city_q, w.monastery_q};  // SegKind order
     for (int kind = 0; kind < 3; ++kind) {
       qpow[kind][0] = 1;
@@ -202,22 +126,16 @@ struct HeuristicEvaluator::Impl {
     active_of.fill(kNone8);
   }
 
-  int count(std::uint32_t mask) const {
-    int n = 0;
-    while (mask) {
-      n += s->unseen(__builtin_ctz(mask));
-      mask &= mask - 1;
-    }
-    return n;
-  }
+  // --- chances -----------------------------------------------------------------------
+
   int closers(int code, int d) {
     std::int16_t& c = closers_cache[code * 4 + d];
-    if (c < 0) c = std::int16_t(count(kCloses[code][d]));
+    if (c < 0) c = std::int16_t(unseen.count(kCloses[code][d]));
     return c;
   }
   int fit(int code) {
     std::int16_t& c = fit_cache[code];
-    if (c < 0) c = std::int16_t(count(kFitMask[code]));
+    if (c < 0) c = std::int16_t(unseen.count(kFitMask[code]));
     return c;
   }
   // 1 - (1 - c/T)^h for both horizons, as logs.
@@ -235,15 +153,6 @@ struct HeuristicEvaluator::Impl {
     }
     return factor_cache[c];
   }
-  static void apply(Odds& o, const Factor& f, int sign) {
-    if (f.counts) o.sides += sign;
-    if (f.zero) {
-      o.zeros += sign;
-    } else {
-      o.log_m += sign * f.log_m;
-      o.log_p += sign * f.log_p;
-    }
-  }
 
   Odds& odds_of(int root) {
     if (!is_marked[root]) {
@@ -254,27 +163,26 @@ struct HeuristicEvaluator::Impl {
     return odds[root];
   }
 
-  // The cell at (x, y) as a monastery's neighbour: one more empty side, hopeless when it
-  // is open and no unseen tile fits it. `placed`: a tile about to go to (px, py) (that cell
-  // is full then, and its edges constrain the cells beside it).
-  Factor monastery_cell(int x, int y, int px, int py, const Oriented* placed) {
-    if (placed && x == px && y == py) return Factor{0, 0, false, false};
-    if (s->tile_at(x, y) >= 0) return Factor{0, 0, false, false};
-    const int j = open_of[cell_of(x, y)];
-    int code = j == kNone8 ? 0 : s->open_cell(j).code;
-    bool open = j != kNone8;
-    if (placed)
-      for (int d = 0; d < 4; ++d)
-        if (px + kDx[d] == x && py + kDy[d] == y) {
-          code |= placed->edge[d] << (2 * opposite(d));
-          open = true;
-        }
-    if (open && fit(code) == 0) return Factor{0, 0, true, true};
-    return Factor{0, 0, false, true};
-  }
-  Odds monastery_odds(int mx, int my, int px, int py, const Oriented* placed) {
+  // A monastery at `mcell`: one open side per empty cell around it, hopeless when one of
+  // them is open and no unseen tile fits it. `placed`: a tile about to go to `pcell` (that
+  // cell is full then, and its edges constrain the cells beside it).
+  Odds monastery_odds(int mcell, int pcell, const Oriented* placed) {
     Odds o;
-    for (int d = 0; d < 8; ++d) apply(o, monastery_cell(mx + kDx[d], my + kDy[d], px, py, placed), 1);
+    for (int d = 0; d < 8; ++d) {
+      const int c = step(mcell, d);
+      if ((placed && c == pcell) || s->tile_near(c) >= 0) continue;
+      const int j = open_of[c];
+      int code = j == kNone8 ? 0 : s->open_cell(j).code;
+      bool open = j != kNone8;
+      if (placed)
+        for (int dd = 0; dd < 4; ++dd)
+          if (step(pcell, dd) == c) {
+            code |= placed->edge[dd] << (2 * opposite(dd));
+            open = true;
+          }
+      ++o.sides;
+      o.zeros += open && fit(code) == 0;
+    }
     return o;
   }
 
@@ -300,17 +208,35 @@ struct HeuristicEvaluator::Impl {
     return c;
   }
 
+  void add(std::array<double, kMaxColors>& p, double& r, const Contrib& c, double sign) const {
+    for (int i = 0; i < k; ++i)
+      if (c.majority >> i & 1) p[i] += sign * c.gain;
+    r += sign * c.ret;
+  }
+  void retire(int root) {
+    const std::uint8_t a = active_of[root];
+    if (a == kNone8 || delta.is_gone(root)) return;
+    delta.gone[delta.n_gone++] = std::uint16_t(root);
+    add(delta.points, delta.returns, active[a].now, -1);
+  }
+
+  // --- per turn ------------------------------------------------------------------------
+
   void begin_turn(const State& st) {
     s = &st;
     k = st.colors();
     mover = st.to_move();
+    next = mover + 1 == k ? 0 : mover + 1;
+    has_meeple = st.supply(mover) > 0;
     tiles_left = st.unseen_total();
     meeple_w = tiles_left > 0 ? w.meeple : 0;
     empty_w = tiles_left > 0 ? w.empty : 0;
     one_w = tiles_left > 0 ? w.one : 0;
     urgent_w = tiles_left > 0 ? w.urgent : 0;
+    absorb_w = absorb_weight(w, st.supply(next) == 0);
     const int low = st.lowest_score();
     for (int c = 0; c < k; ++c) award[c] = std::exp(-(st.score(c) - low) / w.balance);
+    unseen.load(st);
     closers_cache.fill(-1);
     fit_cache.fill(-1);
     factor_known.fill(false);
@@ -323,7 +249,7 @@ struct HeuristicEvaluator::Impl {
         side_root[j][d] = -1;
         const int e = code_edge(oc.code, d);
         if (e == kField || e == kNone) continue;
-        const int v = st.tile_at(oc.x + kDx[d], oc.y + kDy[d]);
+        const int v = st.tile_near(step(oc.cell, d));
         const PlacedTile& u = st.tile(v);
         const int r = st.feature_of(v, kOriented[u.type][u.rot].seg[opposite(d)]);
         side_root[j][d] = std::int16_t(r);
@@ -331,7 +257,14 @@ struct HeuristicEvaluator::Impl {
         apply(odds_of(r), factor(closers(oc.code, d)), 1);
       }
     }
-    for (int j = 0; j < st.open_count(); ++j) nofree_of[j] = no_free[st.open_cell(j).code][occ_of[j]];
+    nofree_all = 0;
+    nofree_cells.fill(0);
+    for (int j = 0; j < st.open_count(); ++j) {
+      const TypeMask m = no_free[st.open_cell(j).code][occ_of[j]];
+      nofree_of[j] = m;
+      nofree_all |= m;
+      for (TypeMask b = m; b; b &= b - 1) ++nofree_cells[std::size_t(__builtin_ctz(b))];
+    }
     n_active = 0;
     pend.fill(0);
     ret = 0;
@@ -344,7 +277,7 @@ struct HeuristicEvaluator::Impl {
       Active& a = active[n_active];
       active_of[r] = std::uint8_t(n_active++);
       a.root = std::uint16_t(r);
-      a.odds = f.kind == SegKind::monastery ? monastery_odds(t.x, t.y, 0, 0, nullptr) : odds_of(r);
+      a.odds = f.kind == SegKind::monastery ? monastery_odds(t.cell, -1, nullptr) : odds_of(r);
       a.now = contrib(f.kind, a.odds, f.tiles, f.pennants, f.meeples, f.meeple_total);
       add(pend, ret, a.now, 1);
     }
@@ -356,204 +289,246 @@ struct HeuristicEvaluator::Impl {
     for (int i = 0; i < n_active; ++i) active_of[active[i].root] = kNone8;
   }
 
-  void add(std::array<double, kMaxColors>& p, double& r, const Contrib& c, double sign) const {
-    for (int i = 0; i < k; ++i)
-      if (c.majority >> i & 1) p[i] += sign * c.gain;
-    r += sign * c.ret;
+  // --- per cell ------------------------------------------------------------------------
+
+  void load_cell(const Placement& pl) {
+    CellView& v = cell;
+    v.nb.load(*s, pl);
+    v.code = s->open_cell(open_of[pl.cell]).code;
+    // Absorbing types at every open cell but this one and those beside it: a type drops
+    // out when all the open cells that absorb it are among those.
+    std::array<std::uint8_t, 5> skip{open_of[pl.cell], kNone8, kNone8, kNone8, kNone8};
+    for (int d = 0; d < 4; ++d) {
+      const std::uint8_t j = v.nb.tile[d] < 0 ? open_of[step(pl.cell, d)] : kNone8;
+      v.open[d] = j;
+      v.code_near[d] = j == kNone8 ? 0 : s->open_cell(j).code;
+      v.occ_near[d] = j == kNone8 ? 0 : occ_of[j];
+      skip[d + 1] = j;
+    }
+    TypeMask skipped = 0;
+    for (const std::uint8_t j : skip)
+      if (j != kNone8) skipped |= nofree_of[j];
+    v.nofree_base = nofree_all;
+    for (TypeMask b = skipped; b; b &= b - 1) {
+      const int t = __builtin_ctz(b);
+      int here = 0;
+      for (const std::uint8_t j : skip) here += j != kNone8 && (nofree_of[j] >> t & 1);
+      if (here == nofree_cells[t]) v.nofree_base &= ~(TypeMask(1) << t);
+    }
   }
 
-  // The value of a position with these scores and supplies (`after`, or the current State
-  // with the mover's supply `used` lower) and expectations.
-  double value(const State& after, int used, const std::array<double, kMaxColors>& p, double r,
-               bool ended) const {
-    double lo = std::numeric_limits<double>::max(), sum = 0, supply = 0;
-    int empties = 0, ones = 0;
-    double v_urgent = 0;
-    const int next = mover + 1 == k ? 0 : mover + 1;
-    for (int c = 0; c < k; ++c) {
-      const double e = after.score(c) + (ended ? 0 : p[c]);
-      lo = std::min(lo, e);
-      sum += e;
-      const int n = after.supply(c) - (c == mover ? used : 0);
-      supply += n;
-      empties += n == 0;
-      ones += n == 1;
-      if (n == 0 && c == next) v_urgent = urgent_w;
+  // --- per placement: the colours' expectations ----------------------------------------
+
+  // The features the tile belongs to: the board features it joins give way to the joined
+  // feature, whose odds are theirs with this cell's sides taken out and the new open sides
+  // put in.
+  void expect_features(const Placement& pl, const Oriented& o) {
+    for (int i = 0; i < e.n_feats; ++i) {
+      const JoinedFeature& f = e.feats[i];
+      for (int r = 0; r < f.n_roots; ++r) retire(f.roots[r]);
+      Odds& fo = feat_odds[i];
+      fo = Odds{};
+      if (f.complete()) continue;
+      if (f.kind == SegKind::monastery) {
+        fo = monastery_odds(pl.cell, pl.cell, &o);
+      } else {
+        for (int r = 0; r < f.n_roots; ++r) {
+          if (!is_marked[f.roots[r]]) continue;
+          const Odds& ro = odds[f.roots[r]];
+          fo.log_m += ro.log_m;
+          fo.log_p += ro.log_p;
+          fo.zeros += ro.zeros;
+        }
+        for (int d = 0; d < 4; ++d) {
+          if (o.seg[d] < 0 || !(f.segs >> o.seg[d] & 1)) continue;
+          if (e.edge_root[d] >= 0) {  // this side of the cell is no longer open
+            apply(fo, factor(closers(cell.code, d)), -1);
+            continue;
+          }
+          const int code = cell.code_near[d] | o.edge[d] << (2 * opposite(d));
+          apply(fo, factor(closers(code, opposite(d))), 1);
+        }
+      }
+      if (f.meeple_total)
+        add(delta.points, delta.returns,
+            contrib(f.kind, fo, f.tiles, f.pennants, f.meeples, f.meeple_total), 1);
     }
-    double v = w.low * lo + w.mean * sum / k;
-    if (!ended) v += meeple_w * supply + r - empty_w * empties - one_w * ones - v_urgent;
+  }
+
+  // Unfinished monasteries around the cell: one empty cell fewer.
+  void expect_monasteries(const Placement& pl, const Oriented& o) {
+    const CellNeighbours& nb = cell.nb;
+    for (int i = 0; i < nb.n_near; ++i) {
+      const int root = nb.near[i].root;
+      if (active_of[root] == kNone8 || delta.is_gone(root)) continue;
+      retire(root);
+      if (nb.near[i].open_after == 0) continue;
+      const Feature& m = s->feature(root);
+      add(delta.points, delta.returns,
+          contrib(m.kind, monastery_odds(s->tile(root / kMaxSegs).cell, pl.cell, &o), 1, 0,
+                  m.meeples, m.meeple_total),
+          1);
+    }
+  }
+
+  // Open cells beside the tile get its edges too: features on their other sides may now
+  // be harder (or impossible) to finish there.
+  void expect_neighbour_cells(const Oriented& o) {
+    for (int d = 0; d < 4; ++d) {
+      const int j = cell.open[d];
+      if (j == kNone8) continue;
+      const int code = cell.code_near[d];
+      const int code2 = code | o.edge[d] << (2 * opposite(d));
+      for (int d2 = 0; d2 < 4; ++d2) {
+        const int root = side_root[j][d2];
+        if (root < 0 || d2 == opposite(d) || active_of[root] == kNone8 || delta.is_gone(root)) continue;
+        const int before = closers(code, d2), after = closers(code2, d2);
+        if (before == after) continue;
+        Odds no = active[active_of[root]].odds;
+        apply(no, factor(before), -1);
+        apply(no, factor(after), 1);
+        retire(root);
+        const Feature& f = s->feature(root);
+        add(delta.points, delta.returns,
+            contrib(f.kind, no, f.tiles, f.pennants, f.meeples, f.meeple_total), 1);
+      }
+    }
+  }
+
+  // --- per meeple option -------------------------------------------------------------------
+
+  // Tile types the next colour could place with no free segment: at every other open cell
+  // as they are (cell.nofree_base), at the cells beside this one as the move leaves them.
+  int absorbing(const Oriented& o, int seg) const {
+    TypeMask mask = cell.nofree_base;
+    for (int d = 0; d < 4; ++d) {
+      if (cell.nb.tile[d] >= 0) continue;
+      const int od = opposite(d);
+      const int code = cell.code_near[d] | o.edge[d] << (2 * od);
+      int occ = cell.occ_near[d];
+      if (o.seg[d] >= 0) {
+        const JoinedFeature& f = e.feats[e.feat_of_seg[o.seg[d]]];
+        if (f.meeple_total || (seg != Move::kNoMeeple && (f.segs >> seg & 1))) occ |= 1 << od;
+      }
+      mask |= no_free[code][occ];
+    }
+    return unseen.count(mask);
+  }
+
+  // Scores and supplies after the move's turn, exactly as State::place and scoring in the
+  // `best` order leave them.
+  void outcome(int seg, Scores& score, Scores& supply) {
+    TurnScoring t;
+    t.colors = k;
+    for (int c = 0; c < k; ++c) {
+      t.start[c] = s->score(c);
+      supply[c] = s->supply(c) - (c == mover && seg != Move::kNoMeeple);
+    }
+    int relevant = 0;
+    auto completed = [&](int points, const std::array<std::uint8_t, kMaxColors>& meeples) {
+      t.points[t.n] = points;
+      t.majority[t.n] = majority_of(meeples, k);
+      relevant += t.majority[t.n] != 0;
+      ++t.n;
+      for (int c = 0; c < k; ++c) supply[c] += meeples[c];
+    };
+    for (int i = 0; i < e.n_feats; ++i) {
+      const JoinedFeature& f = e.feats[i];
+      if (!f.complete()) continue;
+      std::array<std::uint8_t, kMaxColors> meeples = f.meeples;
+      if (seg != Move::kNoMeeple && (f.segs >> seg & 1)) ++meeples[mover];
+      // The analysis may count a tile twice when it joins several board features.
+      const int tiles = f.n_roots > 1 ? 1 + s->distinct_tiles({f.roots.data(), f.n_roots}) : f.tiles;
+      completed(feature_points(f.kind, tiles, f.pennants), meeples);
+    }
+    for (int i = 0; i < cell.nb.n_near; ++i)
+      if (cell.nb.near[i].open_after == 0) completed(9, s->feature(cell.nb.near[i].root).meeples);
+    std::array<std::uint8_t, kMaxCompleted> order;
+    if (relevant > 1) {
+      best.solve(t, order);
+    } else {  // one feature awards at most: the order does not matter
+      for (int i = 0; i < t.n; ++i) order[i] = std::uint8_t(i);
+    }
+    score_in_order(t, {order.data(), std::size_t(t.n)}, score);
+  }
+
+  HeuristicTerms terms(const Oriented& o, int seg, bool ends, double compact) {
+    HeuristicTerms v;
+    std::array<double, kMaxColors> p = pend;
+    for (int c = 0; c < k; ++c) p[c] += delta.points[c];
+    double r = ret + delta.returns;
+    const JoinedFeature* meeple_on = nullptr;
+    if (seg != Move::kNoMeeple) {
+      const int fi = e.feat_of_seg[seg];
+      const JoinedFeature& f = e.feats[fi];
+      meeple_on = &f;
+      if (!f.complete()) {
+        std::array<std::uint8_t, kMaxColors> mm = f.meeples;
+        ++mm[mover];
+        add(p, r, contrib(f.kind, feat_odds[fi], f.tiles, f.pennants, mm, f.meeple_total + 1), 1);
+      }
+    }
+    Scores score, supply;
+    if (e.completes) {
+      outcome(seg, score, supply);
+    } else {
+      for (int c = 0; c < k; ++c) {
+        score[c] = s->score(c);
+        supply[c] = s->supply(c) - (c == mover && seg != Move::kNoMeeple);
+      }
+    }
+    int in_supply = 0, empties = 0, ones = 0;
+    for (int c = 0; c < k; ++c) {
+      in_supply += supply[c];
+      empties += supply[c] == 0;
+      ones += supply[c] == 1;
+    }
+    v.ended = ends;
+    v.scores = expected_scores_term(w, k, score.data(), p.data(), ends);
+    v.supply = supply_term(meeple_w, in_supply, r);
+    v.empty = empty_term(empty_w, empties);
+    v.one = one_term(one_w, ones);
+    v.urgent = urgent_term(urgent_w, supply[next] == 0);
+    v.compact = compact;
+    v.sink = sink_term(sink_part, w.sink, meeple_on);
+    if (w.absorb != 0 && tiles_left > 0)
+      v.absorb = absorb_term(absorb_w, absorbing(o, seg), tiles_left);
     return v;
   }
 
-  int evaluate(int type, std::span<const Placement> legal, ScoredMove* out, Rng& rng) {
-    const State& st = *s;
-    const bool has_meeple = st.supply(mover) > 0;
+  // Every meeple option of one placement: emit(move, terms).
+  template <class Emit>
+  void placement(int type, const Placement& pl, Emit&& emit) {
+    if (pl.cell != cell.nb.cell) load_cell(pl);
+    analyse_placement(*s, type, pl, cell.nb, e);
+    const Oriented& o = kOriented[type][pl.rot];
+    delta.points.fill(0);
+    delta.returns = 0;
+    delta.n_gone = 0;
+    expect_features(pl, o);
+    expect_monasteries(pl, o);
+    expect_neighbour_cells(o);
+    sink_part = sink_placement(w.sink, *s, e);
+    const bool ends = e.free_mask != 0 && !has_meeple && tiles_left > 0;
+    const double compact = compact_term(w, 8 - cell.nb.empty);
+    std::uint8_t options = has_meeple ? e.free_mask : 0;
+    do {
+      Move m{pl, Move::kNoMeeple};
+      if (options) {
+        m.seg = std::uint8_t(__builtin_ctz(options));
+        options &= std::uint8_t(options - 1);
+      }
+      emit(m, terms(o, m.seg, ends, compact));
+    } while (options);
+  }
+
+  int evaluate(int type, std::span<const Placement> legal, ScoredMove* out) {
     int n = 0;
-    CellNeighbours nb;
-    PlacementEffect e;
-    for (const Placement& pl : legal) {
-      if (pl.cell != nb.cell) nb.load(st, pl);
-      analyse_placement(st, type, pl, nb, e);
-      const Oriented& o = kOriented[type][pl.rot];
-      const int jx = open_of[pl.cell];
-      const int code_x = jx == kNone8 ? 0 : st.open_cell(jx).code;
-
-      // Deltas shared by every meeple option of this placement.
-      std::array<double, kMaxColors> dp{};
-      double dr = 0;
-      std::array<std::uint16_t, 16> gone{};  // active roots already accounted for
-      int n_gone = 0;
-      auto is_gone = [&](int root) {
-        for (int i = 0; i < n_gone; ++i)
-          if (gone[i] == root) return true;
-        return false;
-      };
-      auto retire = [&](int root) {
-        const std::uint8_t a = active_of[root];
-        if (a == kNone8 || is_gone(root)) return;
-        gone[n_gone++] = std::uint16_t(root);
-        add(dp, dr, active[a].now, -1);
-      };
-      std::array<Odds, kMaxSegs> feat_odds{};
-      for (int i = 0; i < e.n_feats; ++i) {
-        const JoinedFeature& f = e.feats[i];
-        for (int r = 0; r < f.n_roots; ++r) retire(f.roots[r]);
-        if (f.complete()) continue;
-        Odds& fo = feat_odds[i];
-        if (f.kind == SegKind::monastery) {
-          fo = monastery_odds(pl.x, pl.y, pl.x, pl.y, &o);
-        } else {
-          for (int r = 0; r < f.n_roots; ++r) {
-            if (!is_marked[f.roots[r]]) continue;
-            const Odds& ro = odds[f.roots[r]];
-            fo.log_m += ro.log_m;
-            fo.log_p += ro.log_p;
-            fo.zeros += ro.zeros;
-          }
-          for (int d = 0; d < 4; ++d) {
-            if (o.seg[d] < 0 || !(f.segs >> o.seg[d] & 1)) continue;
-            if (e.edge_root[d] >= 0) {  // this side of the cell is no longer open
-              apply(fo, factor(closers(code_x, d)), -1);
-              continue;
-            }
-            const int j = open_of[step(pl.cell, d)];
-            const int code = (j == kNone8 ? 0 : st.open_cell(j).code) | o.edge[d] << (2 * opposite(d));
-            apply(fo, factor(closers(code, opposite(d))), 1);
-          }
-        }
-        if (f.meeple_total)
-          add(dp, dr, contrib(f.kind, fo, f.tiles, f.pennants, f.meeples, f.meeple_total), 1);
-      }
-      for (int i = 0; i < nb.n_near; ++i) {
-        const int root = nb.near[i].root;
-        if (active_of[root] == kNone8 || is_gone(root)) continue;
-        retire(root);
-        if (nb.near[i].open_after == 0) continue;
-        const Feature& m = st.feature(root);
-        const PlacedTile& mt = st.tile(root / kMaxSegs);
-        add(dp, dr, contrib(m.kind, monastery_odds(mt.x, mt.y, pl.x, pl.y, &o), 1, 0, m.meeples,
-                            m.meeple_total), 1);
-      }
-      // Open cells beside the tile get its edges too: features on their other sides may
-      // now be harder (or impossible) to finish there.
-      for (int d = 0; d < 4; ++d) {
-        if (nb.tile[d] >= 0) continue;
-        const int j = open_of[step(pl.cell, d)];
-        if (j == kNone8) continue;
-        const int code = st.open_cell(j).code;
-        const int code2 = code | o.edge[d] << (2 * opposite(d));
-        for (int d2 = 0; d2 < 4; ++d2) {
-          const int root = side_root[j][d2];
-          if (root < 0 || d2 == opposite(d) || active_of[root] == kNone8 || is_gone(root)) continue;
-          const int before = closers(code, d2), after = closers(code2, d2);
-          if (before == after) continue;
-          const Active& a = active[active_of[root]];
-          Odds no = a.odds;
-          apply(no, factor(before), -1);
-          apply(no, factor(after), 1);
-          retire(root);
-          const Feature& f = st.feature(root);
-          add(dp, dr, contrib(f.kind, no, f.tiles, f.pennants, f.meeples, f.meeple_total), 1);
-        }
-      }
-
-      // Open road/city edges of features with meeples: a tile put there joins an
-      // occupied feature on that side, so it may need no meeple. Their change by this
-      // placement (without its meeple; a meeple on a feature adds its open edges below).
-      double edges = 0;
-      if (w.sink != 0) {
-        for (int i = 0; i < e.n_feats; ++i) {
-          const JoinedFeature& f = e.feats[i];
-          if (f.kind == SegKind::monastery) continue;
-          if (f.meeple_total) edges += w.sink * f.open;
-          for (int r = 0; r < f.n_roots; ++r) {
-            const Feature& bf = st.feature(f.roots[r]);
-            if (bf.meeple_total) edges -= w.sink * bf.open;
-          }
-        }
-      }
-      // Tile types the next colour could place with no free segment: every open cell but
-      // this one and those beside it as they are; those beside it below, per meeple option.
-      std::uint32_t nofree_base = 0;
-      const int next = mover + 1 == k ? 0 : mover + 1;
-      const double absorb_w = w.absorb * (st.supply(next) == 0 ? 1 + w.absorb_empty : 1);
-      if (w.absorb != 0 && tiles_left > 0) {
-        int skip[5] = {jx, -1, -1, -1, -1};
-        for (int d = 0; d < 4; ++d)
-          if (nb.tile[d] < 0) skip[d + 1] = open_of[step(pl.cell, d)];
-        for (int j = 0; j < st.open_count(); ++j)
-          if (j != skip[0] && j != skip[1] && j != skip[2] && j != skip[3] && j != skip[4])
-            nofree_base |= nofree_of[j];
-      }
-      const bool ends = e.free_mask != 0 && !has_meeple && tiles_left > 0;
-      const double snug = w.compact * (8 - nb.empty);
-      std::uint8_t options = has_meeple ? e.free_mask : 0;
-      do {
-        Move m{pl, Move::kNoMeeple};
-        double v0 = edges;  // open edges of occupied features
-        std::array<double, kMaxColors> p = pend;
-        for (int c = 0; c < k; ++c) p[c] += dp[c];
-        double r = ret + dr;
-        if (options) {
-          m.seg = std::uint8_t(__builtin_ctz(options));
-          options &= std::uint8_t(options - 1);
-          const int fi = e.feat_of_seg[m.seg];
-          const JoinedFeature& f = e.feats[fi];
-          if (f.kind != SegKind::monastery) v0 += w.sink * f.open;
-          if (!f.complete()) {
-            std::array<std::uint8_t, kMaxColors> mm = f.meeples;
-            ++mm[mover];
-            add(p, r, contrib(f.kind, feat_odds[fi], f.tiles, f.pennants, mm, f.meeple_total + 1), 1);
-          }
-        }
-        if (w.absorb != 0 && tiles_left > 0) {
-          std::uint32_t mask = nofree_base;
-          for (int d = 0; d < 4; ++d) {
-            if (nb.tile[d] >= 0) continue;
-            const int j = open_of[step(pl.cell, d)];
-            const int od = opposite(d);
-            const int code = (j == kNone8 ? 0 : st.open_cell(j).code) | o.edge[d] << (2 * od);
-            int occ = j == kNone8 ? 0 : occ_of[j];
-            if (o.seg[d] >= 0) {
-              const JoinedFeature& f = e.feats[e.feat_of_seg[o.seg[d]]];
-              if (f.meeple_total || (m.seg != Move::kNoMeeple && (f.segs >> m.seg & 1)))
-                occ |= 1 << od;
-            }
-            mask |= no_free[code][occ];
-          }
-          v0 += absorb_w * count(mask) / tiles_left;
-        }
-        double v;
-        if (e.completes) {
-          scratch = st;
-          apply_move(scratch, type, m, *scoring, rng);
-          v = value(scratch, 0, p, r, ends);
-        } else {
-          v = value(st, m.seg != Move::kNoMeeple, p, r, ends);
-        }
-        out[n++] = ScoredMove{m, v + snug + v0};
-      } while (options);
-    }
+    cell.nb.cell = -1;
+    for (const Placement& pl : legal)
+      placement(type, pl, [&](const Move& m, const HeuristicTerms& t) {
+        out[n++] = ScoredMove{m, t.total()};
+      });
     return n;
   }
 };
@@ -563,11 +538,29 @@ HeuristicEvaluator::HeuristicEvaluator(const HeuristicWeights& w)
 HeuristicEvaluator::~HeuristicEvaluator() = default;
 
 int HeuristicEvaluator::evaluate(const State& s, int type, std::span<const Placement> legal,
-                                 ScoredMove* out, Rng& rng) {
+                                 ScoredMove* out, Rng&) {
   impl_->begin_turn(s);
-  const int n = impl_->evaluate(type, legal, out, rng);
+  const int n = impl_->evaluate(type, legal, out);
   impl_->end_turn();
   return n;
+}
+
+HeuristicTerms HeuristicEvaluator::terms(const State& s, int type, const Move& m) {
+  impl_->begin_turn(s);
+  impl_->cell.nb.cell = -1;
+  HeuristicTerms found, first;
+  bool matched = false, any = false;
+  impl_->placement(type, m.at, [&](const Move& option, const HeuristicTerms& t) {
+    if (!any) first = t;
+    any = true;
+    if (option.seg == m.seg) {
+      found = t;
+      matched = true;
+    }
+  });
+  if (!matched) found = first;  // the only option is then the one without a meeple
+  impl_->end_turn();
+  return found;
 }
 
 namespace {

@@ -29,10 +29,11 @@
 // hopeless. The points go to the majority colours, weighted by exp(-gap / balance) for
 // the nearest of them to the lowest score (a feature scores only when a majority colour
 // is lowest). As the aggregate is the minimum of expected scores, setting up points for
-// the lowest colour and sharing features between colours are worth most. Moves that complete something are played on a
-// State copy (scored with the "best" order); the others are valued from the placement
-// analysis without a copy. A small bonus per tile around the placed one (`compact`) keeps
-// the board snug, which finishes monasteries and features.
+// the lowest colour and sharing features between colours are worth most. Moves that
+// complete something are valued with their exact scores and supplies after the turn
+// (scored in the "best" order); no move is played on a State copy. A small bonus per tile
+// around the placed one (`compact`) keeps the board snug, which finishes monasteries and
+// features.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -54,6 +55,21 @@ struct HeuristicWeights {
   static HeuristicWeights from(const Params& p);
 };
 
+// The value of one move in its terms (policies/heuristic_terms.hpp has one function each);
+// evaluate() gives total(). Penalties are negative.
+struct HeuristicTerms {
+  double scores = 0;   // low * min_c E_c + mean * mean_c E_c
+  double supply = 0;   // meeple * (meeples in supply) + expected returns of those on the board
+  double empty = 0;    // -empty per colour with an empty supply
+  double one = 0;      // -one per colour with one meeple in supply
+  double urgent = 0;   // -urgent when the next colour's supply is empty
+  double compact = 0;  // compact per tile around the placed one
+  double sink = 0;     // sink * change in open edges of features with meeples
+  double absorb = 0;   // absorb (weighted) * share of unseen tiles placeable with no free segment
+  bool ended = false;  // the move ends the game: supply, empty, one and urgent do not count
+  double total() const;
+};
+
 struct ScoredMove {
   Move move;
   double value;
@@ -66,10 +82,14 @@ class HeuristicEvaluator {
   explicit HeuristicEvaluator(const HeuristicWeights& w);
   ~HeuristicEvaluator();
   // Every (placement, meeple segment) option of the tile in hand with its value; writes
-  // at most kMaxMoves entries to `out` and returns the count. `rng` only feeds the
-  // scoring order (which may be random).
+  // at most kMaxMoves entries to `out` and returns the count. Draws nothing from `rng`
+  // (kept in the signature for evaluators that might).
   int evaluate(const State& s, int type, std::span<const Placement> legal, ScoredMove* out,
                Rng& rng);
+  // The terms of one move of the tile in hand (`m.at` one of its legal placements). When
+  // the placement takes no meeple (no free segment, or an empty supply), `m.seg` is
+  // ignored; otherwise it must be one of the free segments.
+  HeuristicTerms terms(const State& s, int type, const Move& m);
 
  private:
   struct Impl;

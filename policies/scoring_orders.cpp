@@ -30,33 +30,21 @@
 #include <cstdint>
 
 #include "policies/policy.hpp"
+#include "policies/turn_scoring.hpp"
 
 namespace carc {
-namespace {
 
-using Scores = std::array<int, kMaxColors>;
-
-// One turn's scoring as the abstract problem above.
-struct Turn {
-  int colors = 0;
-  int n = 0;
-  Scores start{};
-  std::array<int, kMaxCompleted> points{};
-  std::array<std::uint8_t, kMaxCompleted> majority{};  // colour bit mask, 0: no meeple
-  std::array<std::uint16_t, kMaxCompleted> roots{};    // as found
-};
-
-Turn turn_of(const State& s, std::span<const std::uint16_t> completed) {
-  Turn t;
+TurnScoring turn_scoring(const State& s, std::span<const std::uint16_t> completed) {
+  // Points and majority do not depend on the order, and scoring one feature touches no
+  // other: both are read off the feature records as they are before the turn's scoring.
+  TurnScoring t;
   t.colors = s.colors();
   t.n = int(completed.size());
   for (int c = 0; c < t.colors; ++c) t.start[c] = s.score(c);
-  State copy = s;  // points and majority do not depend on the order: score each once
   for (int i = 0; i < t.n; ++i) {
-    const ScoreEvent e = copy.score_feature(completed[i]);
-    t.points[i] = e.points;
-    t.majority[i] = e.majority;
-    t.roots[i] = completed[i];
+    const Feature& f = s.feature(completed[i]);
+    t.points[i] = feature_points(f.kind, f.tiles, f.pennants);
+    t.majority[i] = majority_of(f.meeples, t.colors);
   }
   return t;
 }
@@ -70,14 +58,24 @@ std::uint8_t lowest_mask(const Scores& s, int colors) {
   return mask;
 }
 
+namespace {
+
 void award(Scores& s, int points, std::uint8_t majority, int colors) {
   for (int c = 0; c < colors; ++c)
     if (majority >> c & 1) s[c] += points;
 }
 
-// Repeatedly the first feature (as found) whose majority holds a lowest colour; then the
-// rest as found.
-void lowest_first_features(const Turn& t, std::span<std::uint16_t> out) {
+}  // namespace
+
+void score_in_order(const TurnScoring& t, std::span<const std::uint8_t> order, Scores& s) {
+  s = t.start;
+  for (int k = 0; k < t.n; ++k) {
+    const int i = order[k];
+    if (t.majority[i] & lowest_mask(s, t.colors)) award(s, t.points[i], t.majority[i], t.colors);
+  }
+}
+
+void lowest_first_order(const TurnScoring& t, std::span<std::uint8_t> out) {
   Scores s = t.start;
   std::uint32_t left = (1u << t.n) - 1;
   int k = 0;
@@ -89,10 +87,19 @@ void lowest_first_features(const Turn& t, std::span<std::uint16_t> out) {
     if (pick < 0) break;
     award(s, t.points[pick], t.majority[pick], t.colors);
     left &= ~(1u << pick);
-    out[k++] = t.roots[pick];
+    out[k++] = std::uint8_t(pick);
   }
   for (int i = 0; i < t.n; ++i)
-    if (left >> i & 1) out[k++] = t.roots[i];
+    if (left >> i & 1) out[k++] = std::uint8_t(i);
+}
+
+namespace {
+
+// Completed roots permuted into `order` (positions).
+void permute(std::span<std::uint16_t> completed, std::span<const std::uint8_t> order) {
+  std::array<std::uint16_t, kMaxCompleted> was{};
+  std::copy(completed.begin(), completed.end(), was.begin());
+  for (std::size_t k = 0; k < completed.size(); ++k) completed[k] = was[order[k]];
 }
 
 // Final scoring, proved optimal above: a meeple of a lowest colour (smallest index) while
@@ -122,7 +129,9 @@ class LowestFirst final : public ScoringPolicy {
  public:
   void order_features(const Observation& obs, std::span<std::uint16_t> completed,
                       Rng&) override {
-    lowest_first_features(turn_of(obs.state(), completed), completed);
+    std::array<std::uint8_t, kMaxCompleted> order{};
+    lowest_first_order(turn_scoring(obs.state(), completed), order);
+    permute(completed, {order.data(), completed.size()});
   }
   void order_final(const Observation& obs, std::span<std::uint8_t> colors, Rng&) override {
     lowest_first_final(obs.state(), colors);
@@ -159,53 +168,11 @@ class LowestFirst final : public ScoringPolicy {
 // one when its child keeps the optimum; the smallest index among both wins.
 class Best final : public ScoringPolicy {
  public:
-  static constexpr int kExact = 10;
-
   void order_features(const Observation& obs, std::span<std::uint16_t> completed,
                       Rng&) override {
-    const Turn t = turn_of(obs.state(), completed);
-    std::array<int, kMaxCompleted> quiet{};  // meeple-less, ascending
-    int n_quiet = 0;
-    m_ = 0;
-    for (int i = 0; i < t.n; ++i) {
-      if (t.majority[i] == 0) {
-        quiet[n_quiet++] = i;
-      } else if (m_ < kExact) {
-        rel_[m_++] = i;
-      } else {
-        lowest_first_features(t, completed);
-        return;
-      }
-    }
-    t_ = &t;
-    std::fill_n(memo_.begin(), kPow3[m_], -1);
-    // The optimal order of the features with meeples, smallest index first among ties.
-    std::array<int, kExact> seq{};
-    int code = 0;
-    std::uint32_t rem = (1u << m_) - 1;
-    Scores s = t.start;
-    for (int k = 0; k < m_; ++k) {
-      const int target = solve(code, rem, s);
-      for (int i = 0; i < m_; ++i) {
-        if (!(rem >> i & 1)) continue;
-        Scores child = s;
-        const int child_code = code + step(i, child) * kPow3[i];
-        if (solve(child_code, rem & ~(1u << i), child) == target) {
-          seq[k] = rel_[i];
-          code = child_code;
-          rem &= ~(1u << i);
-          s = child;
-          break;
-        }
-      }
-    }
-    // Merge with the meeple-less ones: the smaller index goes first.
-    int a = 0, b = 0, k = 0;
-    while (a < m_ || b < n_quiet) {
-      const bool take_quiet = a == m_ || (b < n_quiet && quiet[b] < seq[a]);
-      completed[k++] = t.roots[take_quiet ? quiet[b++] : seq[a++]];
-    }
-    t_ = nullptr;
+    std::array<std::uint8_t, kMaxCompleted> order{};
+    solver_.solve(turn_scoring(obs.state(), completed), order);
+    permute(completed, {order.data(), completed.size()});
   }
 
   void order_final(const Observation& obs, std::span<std::uint8_t> colors, Rng&) override {
@@ -213,61 +180,97 @@ class Best final : public ScoringPolicy {
   }
 
  private:
-  static constexpr std::array<int, kExact + 1> kPow3 = [] {
-    std::array<int, kExact + 1> p{};
-    p[0] = 1;
-    for (int i = 1; i <= kExact; ++i) p[i] = 3 * p[i - 1];
-    return p;
-  }();
-  // (lowest, total) as one number: totals stay below kMaxColors * kScoreLimit.
-  static constexpr int kTotalRange = 8192;
-  static_assert(kMaxColors * kScoreLimit <= kTotalRange);
-
-  int value(const Scores& s) const {
-    int low = s[0], total = 0;
-    for (int c = 0; c < t_->colors; ++c) {
-      low = std::min(low, s[c]);
-      total += s[c];
-    }
-    return low * kTotalRange + total;
-  }
-
-  // Scores relevant feature i now; returns its base-3 digit (1 awarded, 2 not).
-  int step(int i, Scores& s) const {
-    const int f = rel_[i];
-    if (!(t_->majority[f] & lowest_mask(s, t_->colors))) return 2;
-    award(s, t_->points[f], t_->majority[f], t_->colors);
-    return 1;
-  }
-
-  int solve(int code, std::uint32_t rem, const Scores& s) {
-    if (memo_[code] >= 0) return memo_[code];
-    // When no remaining feature qualifies now, none ever will: nothing changes any more.
-    const std::uint8_t low = lowest_mask(s, t_->colors);
-    bool any = false;
-    for (int i = 0; i < m_; ++i) any |= (rem >> i & 1) && (t_->majority[rel_[i]] & low);
-    int best = value(s);
-    if (any) {
-      best = -1;
-      for (int i = 0; i < m_; ++i) {
-        if (!(rem >> i & 1)) continue;
-        Scores child = s;
-        const int digit = step(i, child);
-        if (digit == 2) continue;  // unawarded while another qualifies: pruned, see above
-        best = std::max(best, solve(code + digit * kPow3[i], rem & ~(1u << i), child));
-      }
-    }
-    memo_[code] = best;
-    return best;
-  }
-
-  const Turn* t_ = nullptr;
-  int m_ = 0;
-  std::array<int, kExact> rel_{};        // relevant features' as-found positions
-  std::array<int, kPow3[kExact]> memo_;  // best value from a position, -1: not yet known
+  BestOrder solver_;
 };
 
 }  // namespace
+
+void BestOrder::solve(const TurnScoring& t, std::span<std::uint8_t> order) {
+  std::array<int, kMaxCompleted> quiet{};  // meeple-less, ascending
+  int n_quiet = 0;
+  m_ = 0;
+  for (int i = 0; i < t.n; ++i) {
+    if (t.majority[i] == 0) {
+      quiet[n_quiet++] = i;
+    } else if (m_ < kExact) {
+      rel_[m_++] = i;
+    } else {
+      lowest_first_order(t, order);
+      return;
+    }
+  }
+  t_ = &t;
+  std::fill_n(memo_.begin(), kPow3[m_], -1);
+  // The optimal order of the features with meeples, smallest index first among ties.
+  std::array<int, kExact> seq{};
+  int code = 0;
+  std::uint32_t rem = (1u << m_) - 1;
+  Scores s = t.start;
+  for (int k = 0; k < m_; ++k) {
+    const int target = search(code, rem, s);
+    for (int i = 0; i < m_; ++i) {
+      if (!(rem >> i & 1)) continue;
+      Scores child = s;
+      const int child_code = code + step(i, child) * kPow3[i];
+      if (search(child_code, rem & ~(1u << i), child) == target) {
+        seq[k] = rel_[i];
+        code = child_code;
+        rem &= ~(1u << i);
+        s = child;
+        break;
+      }
+    }
+  }
+  // Merge with the meeple-less ones: the smaller index goes first.
+  int a = 0, b = 0, k = 0;
+  while (a < m_ || b < n_quiet) {
+    const bool take_quiet = a == m_ || (b < n_quiet && quiet[b] < seq[a]);
+    order[k++] = std::uint8_t(take_quiet ? quiet[b++] : seq[a++]);
+  }
+  t_ = nullptr;
+}
+
+// (lowest, total) as one number: totals stay below kMaxColors * kScoreLimit.
+constexpr int kTotalRange = 8192;
+static_assert(kMaxColors * kScoreLimit <= kTotalRange);
+
+int BestOrder::value(const Scores& s) const {
+  int low = s[0], total = 0;
+  for (int c = 0; c < t_->colors; ++c) {
+    low = std::min(low, s[c]);
+    total += s[c];
+  }
+  return low * kTotalRange + total;
+}
+
+// Scores relevant feature i now; returns its base-3 digit (1 awarded, 2 not).
+int BestOrder::step(int i, Scores& s) const {
+  const int f = rel_[i];
+  if (!(t_->majority[f] & lowest_mask(s, t_->colors))) return 2;
+  award(s, t_->points[f], t_->majority[f], t_->colors);
+  return 1;
+}
+
+int BestOrder::search(int code, std::uint32_t rem, const Scores& s) {
+  if (memo_[code] >= 0) return memo_[code];
+  // When no remaining feature qualifies now, none ever will: nothing changes any more.
+  const std::uint8_t low = lowest_mask(s, t_->colors);
+  bool any = false;
+  for (int i = 0; i < m_; ++i) any |= (rem >> i & 1) && (t_->majority[rel_[i]] & low);
+  int best = value(s);
+  if (any) {
+    best = -1;
+    for (int i = 0; i < m_; ++i) {
+      if (!(rem >> i & 1)) continue;
+      Scores child = s;
+      const int digit = step(i, child);
+      if (digit == 2) continue;  // unawarded while another qualifies: pruned, see above
+      best = std::max(best, search(code + digit * kPow3[i], rem & ~(1u << i), child));
+    }
+  }
+  memo_[code] = best;
+  return best;
+}
 
 // Called by the registry (policies/registry.cpp) before its first use.
 void register_scoring_orders() {

@@ -1,0 +1,87 @@
+// The heuristic's parameters (registry entries and their defaults) and its compile-time
+// and once-built tables.
+#include <algorithm>
+
+#include "policies/heuristic.hpp"
+#include "policies/heuristic_odds.hpp"
+
+namespace carc {
+
+std::vector<ParamInfo> HeuristicWeights::params() {
+  const HeuristicWeights d;
+  return {
+      {"low", d.low, "weight of the lowest expected score"},
+      {"mean", d.mean, "weight of the mean expected score"},
+      {"meeple", d.meeple, "value of a meeple in supply (and of an expected return)"},
+      {"empty", d.empty, "penalty per colour whose supply is empty"},
+      {"balance", d.balance, "score gap at which a majority colour's award weight falls by e"},
+      {"one", d.one, "penalty per colour with exactly one meeple in supply"},
+      {"urgent", d.urgent, "extra penalty when the next colour to move has an empty supply"},
+      {"absorb", d.absorb, "value of the share of unseen tiles that could be placed with no free segment next turn"},
+      {"absorb_empty", d.absorb_empty, "extra share of `absorb` when the next colour's supply is empty"},
+      {"sink", d.sink, "bonus per open road/city edge of a feature with meeples"},
+      {"compact", d.compact, "bonus per tile among the 8 cells around the placed tile"},
+      {"share", d.share, "extra weight of a feature's points per additional majority colour"},
+      {"horizon", d.horizon, "draws within which a meeple's return counts"},
+      {"points_horizon", d.points_horizon, "draws within which a feature's points count"},
+      {"road_q", d.road_q, "discount per open end of a road"},
+      {"city_q", d.city_q, "discount per open edge of a city"},
+      {"monastery_q", d.monastery_q, "discount per empty cell around a monastery"},
+  };
+}
+
+HeuristicWeights HeuristicWeights::from(const Params& p) {
+  HeuristicWeights w;
+  w.low = p.get("low");
+  w.mean = p.get("mean");
+  w.meeple = p.get("meeple");
+  w.empty = p.get("empty");
+  w.balance = std::max(1e-6, p.get("balance"));
+  w.share = p.get("share");
+  w.compact = p.get("compact");
+  w.one = p.get("one");
+  w.sink = p.get("sink");
+  w.absorb = p.get("absorb");
+  w.absorb_empty = p.get("absorb_empty");
+  w.urgent = p.get("urgent");
+  w.horizon = std::max(0.0, p.get("horizon"));
+  w.points_horizon = std::max(0.0, p.get("points_horizon"));
+  w.road_q = std::clamp(p.get("road_q"), 0.0, 1.0);
+  w.city_q = std::clamp(p.get("city_q"), 0.0, 1.0);
+  w.monastery_q = std::clamp(p.get("monastery_q"), 0.0, 1.0);
+  return w;
+}
+
+namespace heuristic {
+
+static_assert([] {
+  for (const auto& t : kBaseTiles)
+    if (t.count >= 16) return false;
+  return true;
+}(), "UnseenPlanes holds counts up to 15 per type");
+
+const NoFreeTable& no_free_table() {
+  static const NoFreeTable table = [] {
+    NoFreeTable m{};
+    for (int code = 0; code < kCodes; ++code)
+      for (int occ = 0; occ < 16; ++occ)
+        for (int t = 0; t < kTileTypes; ++t) {
+          if (kMonasterySeg[t] >= 0) continue;
+          for (int r = 0; r < 4; ++r) {
+            if (!(kFits[code][t] >> r & 1)) continue;
+            bool ok = true;
+            for (int sg = 0; sg < kBaseTiles[t].nseg; ++sg)
+              ok &= (kOriented[t][r].seg_edges[sg] & occ) != 0;
+            if (ok) {
+              m[code][occ] |= 1u << t;
+              break;
+            }
+          }
+        }
+    return m;
+  }();
+  return table;
+}
+
+}  // namespace heuristic
+}  // namespace carc

@@ -1,0 +1,83 @@
+// One turn's scoring as a small abstract problem (policies/scoring_orders.cpp says why a
+// turn reduces to it): the scores before the turn's features are scored and, per completed
+// feature in the engine's as-found order, its points and its majority colours. The
+// scoring orders solve it, and the heuristic uses it to know the exact outcome of a move
+// without playing it on a State copy.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "core/state.hpp"
+
+namespace carc {
+
+using Scores = std::array<int, kMaxColors>;
+
+struct TurnScoring {
+  int colors = 0;
+  int n = 0;  // completed features
+  Scores start{};
+  std::array<int, kMaxCompleted> points{};
+  std::array<std::uint8_t, kMaxCompleted> majority{};  // colour bit mask, 0: no meeple
+};
+
+// Points of a completed feature (rules.md step 3), as State::score_feature awards them.
+constexpr int feature_points(SegKind kind, int tiles, int pennants) {
+  return kind == SegKind::road ? tiles : kind == SegKind::city ? 2 * tiles + 2 * pennants : 9;
+}
+
+// The colours with the most meeples on a feature (none when it has no meeple), as
+// State::score_feature finds them.
+inline std::uint8_t majority_of(const std::array<std::uint8_t, kMaxColors>& meeples, int colors) {
+  int most = 0;
+  for (int c = 0; c < colors; ++c) most = meeples[c] > most ? meeples[c] : most;
+  std::uint8_t m = 0;
+  for (int c = 0; c < colors; ++c)
+    if (most > 0 && meeples[c] == most) m = std::uint8_t(m | 1u << c);
+  return m;
+}
+
+// The problem of a turn whose completed features are `completed` (roots, as found), read
+// off the State's feature records.
+TurnScoring turn_scoring(const State& s, std::span<const std::uint16_t> completed);
+
+// The colours at the lowest of `s`, as a bit mask.
+std::uint8_t lowest_mask(const Scores& s, int colors);
+
+// Scores `s` after the features at positions order[0..t.n) are scored in that order: each
+// awards its majority when a majority colour is lowest just before (rules.md step 3).
+void score_in_order(const TurnScoring& t, std::span<const std::uint8_t> order, Scores& s);
+
+// `lowest-first`: repeatedly the first feature (as found) whose majority holds a lowest
+// colour, then the rest as found. Writes t.n positions.
+void lowest_first_order(const TurnScoring& t, std::span<std::uint8_t> order);
+
+// `best`: the order maximising the lowest score after the turn, then the total; among
+// optimal orders the lexicographically first by as-found position. Exact up to kExact
+// features with meeples (every turn of the base game), lowest-first beyond. Holds a memo
+// table (a few hundred KiB): make one per thread and reuse it.
+class BestOrder {
+ public:
+  static constexpr int kExact = 10;
+  // Writes t.n positions.
+  void solve(const TurnScoring& t, std::span<std::uint8_t> order);
+
+ private:
+  static constexpr std::array<int, kExact + 1> kPow3 = [] {
+    std::array<int, kExact + 1> p{};
+    p[0] = 1;
+    for (int i = 1; i <= kExact; ++i) p[i] = 3 * p[i - 1];
+    return p;
+  }();
+  int value(const Scores& s) const;
+  int step(int i, Scores& s) const;
+  int search(int code, std::uint32_t rem, const Scores& s);
+
+  const TurnScoring* t_ = nullptr;
+  int m_ = 0;
+  std::array<int, kExact> rel_{};        // relevant features' as-found positions
+  std::array<int, kPow3[kExact]> memo_;  // best value from a position, -1: not yet known
+};
+
+}  // namespace carc
