@@ -1,9 +1,28 @@
-// `search`: a planning policy (README "Placement policies").
+// `search`: expectimax over the draws, with the heuristic's values at the leaves.
+//
+// To the player the next tile of any colour is uniform over the multiset of unseen tiles
+// (the stacks are shuffled and face down), so what it knows is a Markov state and a tree
+// with a chance node per draw is exact: the chance node averages over the unseen tile
+// types, weighted by their counts. Nothing is sampled at the first draw; deeper draws may
+// be (`samples`).
+//
+// A move is valued by what the next colour can make of it: the expectation, over its
+// draw, of its best move's heuristic value (`depth` 1: two plies). The `beam` best root
+// moves by that value are looked at deeper: at each later decision the `width` best moves
+// by the heuristic are played and valued the same way, `depth` draws in all. The
+// heuristic values the meeple economy many turns ahead from the unseen tiles (features'
+// odds to finish, tiles placeable without a meeple); the search sees the draws that decide
+// the next turns exactly. Rollouts to the game's end were measured too, and lose: one
+// rollout's result varies by about 15 points between candidate moves that differ by 1, so
+// a few hundred rollouts cannot rank them (README, "Placement policies").
+//
+// The cost is fixed by the parameters (heuristic evaluations, not time), so a game is a
+// pure function of (seed, game, spec). Nothing is allocated per decision: the States of
+// each ply and the move buffers are members.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
-#include <cstdio>
-#include <cstdlib>
 
 #include "policies/candidates.hpp"
 #include "policies/lookahead.hpp"
@@ -11,189 +30,137 @@
 namespace carc {
 namespace {
 
-const char* const kTailSpecs[] = {"random", "greedy:snug=1", "heuristic", "greedy"};
-
 struct SearchParams {
-  int budget, candidates, depth, tail, mode, beam, width, samples;
+  int candidates, beam, width, depth, samples;
 };
+
+inline constexpr int kMaxDepth = 4;
 
 class Search final : public PlacementPolicy {
  public:
   explicit Search(const SearchParams& p)
-      : p_(p), eval_(HeuristicWeights{}), head_(make_placement_policy("heuristic")),
-        tail_(make_placement_policy(kTailSpecs[p.tail])), scoring_(make_lookahead_scoring()),
-        moves_(kMaxMoves), sum_(kMaxMoves), alive_(kMaxMoves) {}
+      : p_(p), eval_(HeuristicWeights{}), scoring_(make_lookahead_scoring()), moves_(kMaxMoves),
+        value_(kMaxMoves), order_(kMaxMoves) {}
 
   Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
     const State& s = obs.state();
     const int type = obs.tile();
-    const int n = std::min(ranked_candidates(eval_, s, type, legal, moves_.data(), rng),
-                           std::max(1, p_.candidates));
-    if (n == 1 || p_.budget == 0) return moves_[0].move;
-    if (getenv("SVAR") && s.turn() % 7 == 3) variance_probe(s, type, n, rng);
-    if (p_.mode == 1) return moves_[expectimax(s, type, n, rng)].move;
-    return moves_[halving(s, type, n, rng)].move;
+    const int n = std::min(ranked_candidates(eval_, s, type, legal, moves_.data(), rng), p_.candidates);
+    if (n == 1 || p_.depth == 0) return moves_[0].move;
+    seed_ = rng();
+    return moves_[best_root(s, type, n, rng)].move;
   }
 
  private:
-  int expectimax(const State& s, int type, int n, Rng& rng) {
-    seed_ = rng();
-    for (int i = 0; i < n; ++i) value_[i] = decision(s, type, moves_[i], 1, 0, rng);
-    int best = 0;
-    for (int i = 1; i < n; ++i)
-      if (value_[i] > value_[best]) best = i;
-    const int depth = std::min<int>(p_.depth, int(ply_.size()));
-    if (depth <= 1) return best;
-    // The `beam` best root moves looked at deeper.
-    for (int i = 0; i < n; ++i) alive_[i] = i;
-    const int b = std::min(n, p_.beam);
-    std::partial_sort(alive_.begin(), alive_.begin() + b, alive_.begin() + n,
-                      [&](int x, int y) { return value_[x] > value_[y]; });
-    best = alive_[0];
-    double best_v = -1e300;
-    for (int k = 0; k < b; ++k) {
-      const int i = alive_[k];
-      const double v = decision(s, type, moves_[i], depth, 0, rng);
-      if (v > best_v) {
-        best_v = v;
-        best = i;
-      }
-    }
-    return best;
-  }
-  // The value of playing `m` (tile `type` in hand at `s`) with `left` draws still to
-  // look at: the heuristic's value when the game ends, else the expectation over the
-  // next draw.
-  double decision(const State& s, int type, const ScoredMove& m, int left, int d, Rng& rng) {
-    Ply& p = ply_[d];
-    p.after = s;
-    apply_move(p.after, type, m.move, *scoring_, rng);
-    p.after.end_turn();
-    if (p.after.ended()) return m.value;
-    return chance(p.after, left, d, rng);
-  }
-  // Over the next colour's draw: its best heuristic value (left == 1), or the best value
-  // of its `width` best moves looked at deeper. Deeper than the first draw, `samples`
-  // draws stand for all (the same draws in every branch of one depth).
-  double chance(const State& st, int left, int d, Rng& rng) {
-    Ply& p = ply_[d];
-    double sum = 0;
-    int weight = 0;
-    int types[kTileTypes], counts[kTileTypes], nt = 0;
-    if (d > 0 && p_.samples > 0) {
-      Rng pick(seed_ + std::uint64_t(d));
-      const int total = st.unseen_total();
-      for (int k = 0; k < p_.samples && total > 0; ++k) {
-        int r = int(uniform_below(pick, std::uint32_t(total))), t = 0;
-        while (r >= st.unseen(t)) r -= st.unseen(t++);
-        int j = 0;
-        while (j < nt && types[j] != t) ++j;
-        if (j == nt) { types[nt] = t; counts[nt++] = 0; }
-        ++counts[j];
-      }
-    } else {
-      for (int t = 0; t < kTileTypes; ++t)
-        if (st.unseen(t)) { types[nt] = t; counts[nt++] = st.unseen(t); }
-    }
-    for (int k = 0; k < nt; ++k) {
-      const int t = types[k];
-      p.child = st;
-      p.child.draw(t);
-      const int nl = p.child.legal_placements(t, p.legal.data());
-      if (nl == 0) continue;
-      double best = -1e300;
-      if (left == 1) {
-        const int ne = leaf_eval_.evaluate(p.child, t, {p.legal.data(), std::size_t(nl)}, p.moves.data(), rng);
-        for (int j = 0; j < ne; ++j) best = std::max(best, p.moves[j].value);
-      } else {
-        const int ne = std::min(p_.width, ranked_candidates(leaf_eval_, p.child, t, {p.legal.data(), std::size_t(nl)}, p.moves.data(), rng));
-        for (int j = 0; j < ne; ++j) best = std::max(best, decision(p.child, t, p.moves[j], left - 1, d + 1, rng));
-      }
-      sum += counts[k] * best;
-      weight += counts[k];
-    }
-    return weight ? sum / weight : -1e300;
-  }
-  void variance_probe(const State& s, int type, int n, Rng& rng) {
-    const int R = atoi(getenv("SVAR"));
-    std::vector<double> m(n), d(n), d2(n);
-    for (int r = 0; r < R; ++r) {
-      const std::uint64_t seed = rng();
-      Rng deal_rng(seed);
-      deal_.deal(s, deal_rng);
-      double first = 0;
-      for (int i = 0; i < n; ++i) {
-        const double v = rollout(s, type, moves_[i].move, seed);
-        if (i == 0) first = v;
-        m[i] += v; d[i] += v - first; d2[i] += (v - first) * (v - first);
-      }
-    }
-    fprintf(stderr, "turn %d:", s.turn());
-    for (int i = 0; i < n; ++i) {
-      const double md = d[i] / R, sd = std::sqrt(d2[i] / R - md * md);
-      fprintf(stderr, " [%.1f h%.2f d%+.2f sd%.1f]", m[i] / R, moves_[i].value, md, sd);
-    }
-    fprintf(stderr, "\n");
-  }
-  // Successive halving: rounds of rollouts, the same deals for every surviving
-  // candidate, the better half kept after each round. Returns the winner's index.
-  int halving(const State& s, int type, int n, Rng& rng) {
-    int rounds = 0;
-    while ((1 << rounds) < n) ++rounds;
-    int alive = n, spent = 0;
-    for (int i = 0; i < n; ++i) {
-      alive_[i] = i;
-      sum_[i] = 0;
-    }
-    for (int round = 0; round < rounds && alive > 1; ++round) {
-      const int per = std::max(1, (p_.budget - spent) / (alive * (rounds - round)));
-      for (int r = 0; r < per; ++r) {
-        const std::uint64_t seed = rng();
-        Rng deal_rng(seed);
-        deal_.deal(s, deal_rng);
-        for (int a = 0; a < alive; ++a) sum_[alive_[a]] += rollout(s, type, moves_[alive_[a]].move, seed);
-      }
-      spent += per * alive;
-      // Stable: equal sums keep the heuristic's order.
-      std::stable_sort(alive_.begin(), alive_.begin() + alive,
-                       [&](int a, int b) { return sum_[a] > sum_[b]; });
-      alive = (alive + 1) / 2;
-    }
-    if (getenv("SDEBUG")) { for (int i = 0; i < n; ++i) fprintf(stderr, "%d h=%.2f sum=%.1f cell=%d rot=%d seg=%d\n", i, moves_[i].value, sum_[i], moves_[i].move.at.cell, moves_[i].move.at.rot, moves_[i].move.seg); fprintf(stderr, "-> %d\n", alive_[0]); }
-    return alive_[0];
-  }
-
-  double rollout(const State& s, int type, const Move& m, std::uint64_t seed) {
-    Rng rng(seed ^ 0x5DEECE66Dull);
-    sim_ = s;
-    apply_move(sim_, type, m, *scoring_, rng);
-    sim_.end_turn();
-    deal_.rewind();
-    RolloutEnv head{{}, &deal_, head_.get(), scoring_.get(), &rng};
-    RolloutEnv tail{{}, &deal_, tail_.get(), scoring_.get(), &rng};
-    for (int t = 0; t < p_.depth && !sim_.ended(); ++t) play_turn(sim_, head);
-    play_to_end(sim_, tail);
-    return sim_.result();
-  }
-
-  SearchParams p_;
-  HeuristicEvaluator eval_;
-  std::unique_ptr<PlacementPolicy> head_, tail_;
-  std::unique_ptr<ScoringPolicy> scoring_;
   struct Ply {
     State after, child;
     std::vector<ScoredMove> moves = std::vector<ScoredMove>(kMaxMoves);
     std::vector<Placement> legal = std::vector<Placement>(kMaxPlacements);
   };
-  std::array<Ply, 4> ply_;
+
+  // Every candidate at depth 1, then the beam's best at full depth.
+  int best_root(const State& s, int type, int n, Rng& rng) {
+    for (int i = 0; i < n; ++i) value_[i] = after_move(s, type, moves_[i], 1, 0, rng);
+    for (int i = 0; i < n; ++i) order_[i] = i;
+    const int b = p_.depth > 1 ? std::min(n, p_.beam) : 1;
+    // Stable: equal values keep the heuristic's order.
+    std::stable_sort(order_.begin(), order_.begin() + n,
+                     [&](int x, int y) { return value_[x] > value_[y]; });
+    if (b == 1) return order_[0];
+    int best = order_[0];
+    double best_v = -HUGE_VAL;
+    for (int k = 0; k < b; ++k) {
+      const double v = after_move(s, type, moves_[order_[k]], p_.depth, 0, rng);
+      if (v > best_v) {
+        best_v = v;
+        best = order_[k];
+      }
+    }
+    return best;
+  }
+
+  // The value of playing `m` (tile `type` in hand at `s`) with `left` draws to look at:
+  // its heuristic value when it ends the game, else the expectation over the next draw.
+  double after_move(const State& s, int type, const ScoredMove& m, int left, int d, Rng& rng) {
+    State& after = ply_[d].after;
+    after = s;
+    apply_move(after, type, m.move, *scoring_, rng);
+    after.end_turn();
+    return after.ended() ? m.value : chance(after, left, d, rng);
+  }
+
+  // Over the next colour's draw: its best heuristic value (left == 1), or the best value
+  // of its `width` best moves looked at deeper.
+  double chance(const State& st, int left, int d, Rng& rng) {
+    Ply& p = ply_[d];
+    std::array<int, kTileTypes> types, counts;
+    const int nt = draws(st, d, types, counts);
+    double sum = 0;
+    int weight = 0;
+    for (int k = 0; k < nt; ++k) {
+      p.child = st;
+      p.child.draw(types[k]);
+      const int nl = p.child.legal_placements(types[k], p.legal.data());
+      if (nl == 0) continue;  // a discard: rare enough to leave out of the average
+      sum += counts[k] * decision(p, types[k], nl, left, d, rng);
+      weight += counts[k];
+    }
+    return weight ? sum / weight : -HUGE_VAL;
+  }
+
+  // The colour to move at p.child holds `type`: its best value.
+  double decision(Ply& p, int type, int nl, int left, int d, Rng& rng) {
+    const std::span<const Placement> legal(p.legal.data(), std::size_t(nl));
+    double best = -HUGE_VAL;
+    if (left == 1) {
+      const int ne = leaf_.evaluate(p.child, type, legal, p.moves.data(), rng);
+      for (int j = 0; j < ne; ++j) best = std::max(best, p.moves[j].value);
+      return best;
+    }
+    const int ne = std::min(p_.width, ranked_candidates(leaf_, p.child, type, legal, p.moves.data(), rng));
+    for (int j = 0; j < ne; ++j) best = std::max(best, after_move(p.child, type, p.moves[j], left - 1, d + 1, rng));
+    return best;
+  }
+
+  // The draws a chance node averages over, as tile types and weights: every unseen type
+  // by its count, or (below the first draw, with `samples` > 0) that many draws from the
+  // unseen tiles, the same ones at every node of a depth (common random numbers).
+  int draws(const State& st, int d, std::array<int, kTileTypes>& types,
+            std::array<int, kTileTypes>& counts) const {
+    int nt = 0;
+    if (d == 0 || p_.samples == 0) {
+      for (int t = 0; t < kTileTypes; ++t)
+        if (st.unseen(t)) {
+          types[nt] = t;
+          counts[nt++] = st.unseen(t);
+        }
+      return nt;
+    }
+    Rng pick(seed_ + std::uint64_t(d));
+    const int total = st.unseen_total();
+    std::array<int, kTileTypes> per{};
+    for (int k = 0; k < p_.samples && total > 0; ++k) {
+      int r = int(uniform_below(pick, std::uint32_t(total))), t = 0;
+      while (r >= st.unseen(t)) r -= st.unseen(t++);
+      ++per[t];
+    }
+    for (int t = 0; t < kTileTypes; ++t)
+      if (per[t]) {
+        types[nt] = t;
+        counts[nt++] = per[t];
+      }
+    return nt;
+  }
+
+  SearchParams p_;
+  HeuristicEvaluator eval_;  // the root's candidates
+  HeuristicEvaluator leaf_{HeuristicWeights{}};
+  std::unique_ptr<ScoringPolicy> scoring_;
+  std::array<Ply, kMaxDepth> ply_;
   std::uint64_t seed_ = 0;
-  std::vector<double> value_ = std::vector<double>(kMaxMoves);
-  State sim_;
-  HeuristicEvaluator leaf_eval_{HeuristicWeights{}};
-  Redeal deal_;
   std::vector<ScoredMove> moves_;  // sized once
-  std::vector<double> sum_;
-  std::vector<int> alive_;
+  std::vector<double> value_;
+  std::vector<int> order_;
 };
 
 int whole(const Params& p, const char* key, int lo, int hi) {
@@ -211,18 +178,18 @@ int whole(const Params& p, const char* key, int lo, int hi) {
 void register_search() {
   register_placement(
       {"search",
-       "plans ahead with the draws as chance: candidate moves by the heuristic, rollouts on "
-       "re-dealt unseen tiles allocated by successive halving",
-       {{"budget", 256, "rollouts per decision"},
-        {"candidates", 8, "moves considered, best first by the heuristic, duplicates removed"},
-        {"depth", 72, "turns of every rollout played by the heuristic (then the tail policy)"},
-        {"tail", 1, "tail policy: 0 random, 1 greedy:snug=1, 2 heuristic, 3 greedy"},
-        {"mode", 0, "0 halving, 1 expectimax"},
-        {"beam", 4, ""}, {"width", 2, ""}, {"samples", 0, ""}}},
+       "expectimax over the draws (chance nodes weighted by the unseen tiles), heuristic "
+       "values at the leaves; the best root moves looked at deeper",
+       {{"candidates", 200, "root moves, best first by the heuristic, duplicates removed"},
+        {"depth", 2, "draws looked at (0: the heuristic's move; 1: the next colour's draw)"},
+        {"beam", 6, "root moves looked at to full depth, best first by their depth-1 value"},
+        {"width", 1, "moves per later decision looked at deeper, best first by the heuristic"},
+        {"samples", 0, "draws sampled per chance node below the first (0: every unseen type)"}}},
       [](const Params& p) {
         return std::make_unique<Search>(SearchParams{
-            whole(p, "budget", 0, 1000000), whole(p, "candidates", 1, kMaxMoves),
-            whole(p, "depth", 0, kMaxTiles), whole(p, "tail", 0, 3), whole(p, "mode", 0, 5), whole(p, "beam", 1, 1000), whole(p, "width", 1, 1000), whole(p, "samples", 0, 1000)});
+            whole(p, "candidates", 1, kMaxMoves), whole(p, "beam", 1, kMaxMoves),
+            whole(p, "width", 1, kMaxMoves), whole(p, "depth", 0, kMaxDepth),
+            whole(p, "samples", 0, 1000)});
       });
 }
 
