@@ -38,8 +38,8 @@ inline constexpr int kMaxDepth = 4;
 
 class Search final : public PlacementPolicy {
  public:
-  explicit Search(const SearchParams& p)
-      : p_(p), eval_(HeuristicWeights{}), scoring_(make_lookahead_scoring()), moves_(kMaxMoves),
+  Search(const SearchParams& p, const HeuristicWeights& w)
+      : p_(p), eval_(w), leaf_(w), scoring_(make_lookahead_scoring()), moves_(kMaxMoves),
         value_(kMaxMoves), order_(kMaxMoves) {}
 
   Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
@@ -63,9 +63,10 @@ class Search final : public PlacementPolicy {
     for (int i = 0; i < n; ++i) value_[i] = after_move(s, type, moves_[i], 1, 0, rng);
     for (int i = 0; i < n; ++i) order_[i] = i;
     const int b = p_.depth > 1 ? std::min(n, p_.beam) : 1;
-    // Stable: equal values keep the heuristic's order.
-    std::stable_sort(order_.begin(), order_.begin() + n,
-                     [&](int x, int y) { return value_[x] > value_[y]; });
+    // Equal values keep the heuristic's order (std::stable_sort would allocate).
+    std::sort(order_.begin(), order_.begin() + n, [&](int x, int y) {
+      return value_[x] != value_[y] ? value_[x] > value_[y] : x < y;
+    });
     if (b == 1) return order_[0];
     int best = order_[0];
     double best_v = -HUGE_VAL;
@@ -154,7 +155,7 @@ class Search final : public PlacementPolicy {
 
   SearchParams p_;
   HeuristicEvaluator eval_;  // the root's candidates
-  HeuristicEvaluator leaf_{HeuristicWeights{}};
+  HeuristicEvaluator leaf_;
   std::unique_ptr<ScoringPolicy> scoring_;
   std::array<Ply, kMaxDepth> ply_;
   std::uint64_t seed_ = 0;
@@ -176,20 +177,24 @@ int whole(const Params& p, const char* key, int lo, int hi) {
 
 // Called by the registry (policies/registry.cpp) before its first use.
 void register_search() {
+  std::vector<ParamInfo> params = {
+      {"candidates", 200, "root moves, best first by the heuristic, duplicates removed"},
+      {"depth", 2, "draws looked at (0: the heuristic's move; 1: the next colour's draw)"},
+      {"beam", 6, "root moves looked at to full depth, best first by their depth-1 value"},
+      {"width", 1, "moves per later decision looked at deeper, best first by the heuristic"},
+      {"samples", 0, "draws sampled per chance node below the first (0: every unseen type)"}};
+  for (const ParamInfo& i : HeuristicWeights::params()) params.push_back(i);
   register_placement(
       {"search",
        "expectimax over the draws (chance nodes weighted by the unseen tiles), heuristic "
        "values at the leaves; the best root moves looked at deeper",
-       {{"candidates", 200, "root moves, best first by the heuristic, duplicates removed"},
-        {"depth", 2, "draws looked at (0: the heuristic's move; 1: the next colour's draw)"},
-        {"beam", 6, "root moves looked at to full depth, best first by their depth-1 value"},
-        {"width", 1, "moves per later decision looked at deeper, best first by the heuristic"},
-        {"samples", 0, "draws sampled per chance node below the first (0: every unseen type)"}}},
+       params},
       [](const Params& p) {
-        return std::make_unique<Search>(SearchParams{
-            whole(p, "candidates", 1, kMaxMoves), whole(p, "beam", 1, kMaxMoves),
-            whole(p, "width", 1, kMaxMoves), whole(p, "depth", 0, kMaxDepth),
-            whole(p, "samples", 0, 1000)});
+        return std::make_unique<Search>(
+            SearchParams{whole(p, "candidates", 1, kMaxMoves), whole(p, "beam", 1, kMaxMoves),
+                         whole(p, "width", 1, kMaxMoves), whole(p, "depth", 0, kMaxDepth),
+                         whole(p, "samples", 0, 1000)},
+            HeuristicWeights::from(p));
       });
 }
 
