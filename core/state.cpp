@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <cassert>
+#include <cstddef>
+#include <cstring>
 #include <stdexcept>
 
 namespace carc {
@@ -34,8 +36,7 @@ State State::initial(const Config& cfg) {
     throw std::invalid_argument("colors must be 2..6");
   if (cfg.meeples < kMinMeeples || cfg.meeples > kMaxMeeples)
     throw std::invalid_argument("meeples must be 1..12");
-  State s;
-  s.cell_.fill(kEmpty);
+  State s;  // an empty board
   s.scores_.fill(0);
   s.supply_.fill(0);
   s.stack_left_.fill(0);
@@ -69,6 +70,24 @@ State State::initial(const Config& cfg) {
   return s;
 }
 
+void State::copy_from(const State& o) {
+  if (this == &o) return;
+  // The board: this State's cells emptied, then o's written (both lists are short).
+  for (int i = 0; i < n_tiles_; ++i) cell_[tiles_[i].cell] = kEmpty;
+  for (int j = 0; j < n_open_; ++j) cell_[open_[j].cell] = kEmpty;
+  for (int i = 0; i < o.n_tiles_; ++i) cell_[o.tiles_[i].cell] = std::uint8_t(i);
+  for (int j = 0; j < o.n_open_; ++j) cell_[o.open_[j].cell] = std::uint8_t(kOpenBase + j);
+  // The tiles, their slots and features, the open cells: the used prefixes.
+  const std::size_t slots = std::size_t(o.n_tiles_) * kMaxSegs;
+  std::memcpy(tiles_.data(), o.tiles_.data(), sizeof(PlacedTile) * o.n_tiles_);
+  std::memcpy(open_.data(), o.open_.data(), sizeof(OpenCell) * o.n_open_);
+  std::memcpy(feat_.data(), o.feat_.data(), sizeof(feat_[0]) * slots);
+  std::memcpy(next_.data(), o.next_.data(), sizeof(next_[0]) * slots);
+  std::memcpy(feats_.data(), o.feats_.data(), sizeof(Feature) * slots);
+  // Everything else is small and at the end of the object.
+  std::memcpy(static_cast<void*>(&scores_), &o.scores_, sizeof(State) - offsetof(State, scores_));
+}
+
 int State::unseen_total() const {
   int n = 0;
   for (int t = 0; t < kTileTypes; ++t) n += unseen_[t];
@@ -83,9 +102,9 @@ int State::lowest_score() const {
 
 int State::tile_at(int x, int y) const {
   const std::uint8_t v = cell_[cell_of(x, y)];
-  if (v >= kMaxTiles) return -1;
+  if (v >= kMaxTiles) return kNoTile;
   // The index is alias-free only within reach of the board; confirm the coordinates.
-  return (tiles_[v].x == x && tiles_[v].y == y) ? v : -1;
+  return (tiles_[v].x == x && tiles_[v].y == y) ? v : kNoTile;
 }
 
 int State::distinct_tiles(std::span<const std::uint16_t> roots) const {
@@ -140,7 +159,7 @@ int State::legal_placements(int type, Placement* out) const {
 
 int State::count_placements(int type) const {
   int n = 0;
-  for (int j = 0; j < n_open_; ++j) n += __builtin_popcount(kFits[open_[j].code][type]);
+  for (int j = 0; j < n_open_; ++j) n += std::popcount(kFits[open_[j].code][type]);
   return n;
 }
 
@@ -229,7 +248,7 @@ int State::merge(int a, int b) {
   fa.pennants = std::uint8_t(fa.pennants + fb.pennants);
   fa.meeple_total = std::uint8_t(fa.meeple_total + fb.meeple_total);
   for (int c = 0; c < kMaxColors; ++c) fa.meeples[c] = std::uint8_t(fa.meeples[c] + fb.meeples[c]);
-  fa.size = std::uint16_t(fa.size + fb.size);
+  fa.size = std::uint8_t(fa.size + fb.size);
   return ra;
 }
 
@@ -265,7 +284,7 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
   const int idx = n_tiles_++;
   const Oriented& o = kOriented[type][p.rot];
   const TileDef& def = kBaseTiles[type];
-  tiles_[idx] = PlacedTile{p.cell, p.x, p.y, std::uint8_t(type), p.rot, 0xFF, 0xFF};
+  tiles_[idx] = PlacedTile{p.cell, p.x, p.y, std::uint8_t(type), p.rot, kNoSegment, kNoColor};
   remove_open(p.cell);
   cell_[p.cell] = std::uint8_t(idx);
 
@@ -283,14 +302,14 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
     const std::uint8_t v = cell_[nc];
     const int s = o.seg[d];
     if (v < kMaxTiles) {
-      if (s < 0) continue;
+      if (s == kNoSeg) continue;
       const PlacedTile& u = tiles_[v];
       const int us = kOriented[u.type][u.rot].seg[opposite(d)];
-      assert(us >= 0);
+      assert(us != kNoSeg);
       const int root = merge(base + s, v * kMaxSegs + us);
       --feats_[root].open;  // the neighbour's edge is closed now
     } else {
-      feats_[feat_[base + (s & 3)]].open += s >= 0;  // a field edge (s == -1) adds nothing
+      feats_[feat_[base + (s & 3)]].open += s >= 0;  // a field edge (s == kNoSeg) adds nothing
       add_open(nc, p.x + kDx[d], p.y + kDy[d],
                std::uint8_t(o.edge[d] << (2 * opposite(d))));
     }
@@ -353,7 +372,7 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
     if (!seen) completed[n_done++] = std::uint16_t(root);
   }
   for (; around_done; around_done &= around_done - 1)
-    completed[n_done++] = around[std::size_t(__builtin_ctz(around_done))];
+    completed[n_done++] = around[std::size_t(std::countr_zero(around_done))];
   if (idx == 0) n_done = 0;
   return n_done;
 }
@@ -388,7 +407,7 @@ ScoreEvent State::score_feature(int root) {
   f.meeples.fill(0);
   f.meeple_total = 0;
 
-  const int n_awarded = __builtin_popcount(e.awarded);
+  const int n_awarded = std::popcount(e.awarded);
   if (n_awarded > 0) {
     if (e.kind == SegKind::road) {
       if (e.points >= 10) {

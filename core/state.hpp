@@ -75,6 +75,11 @@ constexpr int step(int cell, int dir) {
 inline constexpr std::array<int, 8> kDx = {0, 1, 0, -1, 1, 1, -1, -1};
 inline constexpr std::array<int, 8> kDy = {-1, 0, 1, 0, -1, 1, 1, -1};
 
+// A board index that is no cell (Move::none()).
+inline constexpr std::uint16_t kNoCell = 0xFFFF;
+// tile_at / tile_near of an empty cell.
+inline constexpr int kNoTile = -1;
+
 // A placement of the tile in hand: where and how turned. 6 bytes, no initialiser (move
 // buffers of kMaxPlacements entries are not zeroed per turn).
 struct Placement {
@@ -85,19 +90,19 @@ struct Placement {
 
 // A full move: placement plus the meeple's segment index on the tile (kNoMeeple: none).
 struct Move {
-  static constexpr std::uint8_t kNoMeeple = 0xFF;
+  static constexpr std::uint8_t kNoMeeple = kNoSegment;
   Placement at;
   std::uint8_t seg = kNoMeeple;
-  static constexpr Move none() { return Move{Placement{0xFFFF, 0, 0, 0}, kNoMeeple}; }
-  constexpr bool is_none() const { return at.cell == 0xFFFF; }
+  static constexpr Move none() { return Move{Placement{kNoCell, 0, 0, 0}, kNoMeeple}; }
+  constexpr bool is_none() const { return at.cell == kNoCell; }
 };
 
 struct PlacedTile {
   std::uint16_t cell;
   std::int8_t x, y;
   std::uint8_t type, rot;
-  std::uint8_t meeple_seg;    // segment holding the meeple placed with this tile, or 0xFF
-  std::uint8_t meeple_color;  // its colour
+  std::uint8_t meeple_seg;    // segment holding the meeple placed with this tile, or kNoSegment
+  std::uint8_t meeple_color;  // its colour, or kNoColor
 };
 
 struct OpenCell {
@@ -113,8 +118,21 @@ struct Feature {
   std::uint8_t pennants;
   std::uint8_t meeple_total;
   std::array<std::uint8_t, kMaxColors> meeples;
-  std::uint16_t size;     // member slots
+  std::uint8_t size;      // member slots (see kMaxFeatureSlots)
 };
+
+// A feature's member slots are segments of its kind: at most all of them in the tile set.
+inline constexpr int kMaxFeatureSlots = [] {
+  int most = 0;
+  for (const SegKind kind : {SegKind::road, SegKind::city, SegKind::monastery}) {
+    int n = 0;
+    for (const auto& t : kBaseTiles)
+      for (int s = 0; s < t.nseg; ++s) n += t.segs[s].kind == kind ? t.count : 0;
+    most = n > most ? n : most;
+  }
+  return most;
+}();
+static_assert(kMaxFeatureSlots <= 255, "Feature::size is a byte");
 
 // What scoring one completed feature did (also what the game log records).
 struct ScoreEvent {
@@ -158,11 +176,11 @@ class State {
   const PlacedTile& tile(int i) const { return tiles_[i]; }
   int open_count() const { return n_open_; }
   const OpenCell& open_cell(int j) const { return open_[j]; }
-  // Tile index at (x, y), or -1 when the cell is empty.
+  // Tile index at (x, y), or kNoTile when the cell is empty.
   int tile_at(int x, int y) const;
   // The same by board index, without the coordinate check: only for cells next to (edge
   // or corner) an open cell, which place() itself reads the same way.
-  int tile_near(int cell) const { return cell_[cell] < kMaxTiles ? cell_[cell] : -1; }
+  int tile_near(int cell) const { return cell_[cell] < kMaxTiles ? cell_[cell] : kNoTile; }
   // Feature root of a slot (tile index * 4 + segment) and its record.
   int feature_of(int tile, int seg) const { return feat_[tile * kMaxSegs + seg]; }
   const Feature& feature(int root) const { return feats_[root]; }
@@ -170,6 +188,13 @@ class State {
   int distinct_tiles(std::span<const std::uint16_t> roots) const;
   // Meeples of colour c still standing on the board.
   int meeples_on_board(int c) const { return meeples_ - supply_[c]; }
+
+  // Makes this State equal to `o`, copying only what is in use: the tiles placed, their
+  // features and the open cells, and rewriting only the board cells either State uses.
+  // For look-ahead that copies a State again and again (a plain assignment copies every
+  // byte of sizeof(State)). This State must hold a game (from initial(), a copy, or the
+  // default constructor, which makes an empty board), not raw memory.
+  void copy_from(const State& o);
 
   // --- rules ------------------------------------------------------------------------
   // All legal (cell, rotation) placements of `type`, in open-cell order and increasing
@@ -202,18 +227,25 @@ class State {
   void remove_open(int cell);
   int merge(int a, int b);  // returns the surviving root
 
-  std::array<std::uint8_t, kCells> cell_;  // tile index, kOpenBase+open index, or kEmpty
+  // Tile index, kOpenBase + open index, or kEmpty. Only the cells of tiles_[0, n_tiles_)
+  // and open_[0, n_open_) are not kEmpty (copy_from relies on it).
+  std::array<std::uint8_t, kCells> cell_ = [] {
+    std::array<std::uint8_t, kCells> b;
+    b.fill(kEmpty);
+    return b;
+  }();
   std::array<PlacedTile, kMaxTiles> tiles_;
   std::array<OpenCell, kMaxOpen> open_;
   std::array<std::uint16_t, kSlots> feat_;
   std::array<std::uint16_t, kSlots> next_;
   std::array<Feature, kSlots> feats_;
+  // From here to the end: small members, which copy_from copies as one block.
   std::array<std::int16_t, kMaxColors> scores_;
   std::array<std::uint8_t, kMaxColors> supply_;
   std::array<std::uint8_t, kMaxColors> stack_left_;
   std::array<std::uint8_t, kTileTypes> unseen_;
   std::array<std::uint16_t, kMaxMonasteries> mon_;  // slots of unfinished monasteries
-  std::uint8_t colors_, meeples_, to_move_, n_tiles_, n_open_, discards_, n_mon_;
+  std::uint8_t colors_, meeples_, to_move_, n_tiles_ = 0, n_open_ = 0, discards_, n_mon_;
   std::uint8_t monasteries_scored_;
   bool forced_no_meeple_;
   EndReason end_;
@@ -226,6 +258,6 @@ class State {
 };
 
 static_assert(std::is_trivially_copyable_v<State>, "look-ahead copies the state");
-static_assert(sizeof(State) <= 10 * 1024, "state copy budget: 10 KiB");
+static_assert(sizeof(State) <= 9 * 1024, "state copy budget: 9 KiB (copy_from copies less)");
 
 }  // namespace carc

@@ -23,6 +23,17 @@ inline constexpr char kDirName[4] = {'N', 'E', 'S', 'W'};
 
 inline constexpr int kMaxSegs = 4;  // no tile has more than 4 scorable segments
 
+// Named "none" values for the small ids used across the engine.
+inline constexpr std::int8_t kNoSeg = -1;            // a field edge; a type without monastery
+inline constexpr int kNoType = -1;                   // no such tile letter; no tile in hand
+inline constexpr std::uint8_t kNoSegment = 0xFF;     // a tile placed without a meeple
+inline constexpr std::uint8_t kNoColor = 0xFF;       // ... and so without a meeple colour
+
+// "road", "city" or "monastery": the kind as rules.md and the game log spell it.
+constexpr std::string_view kind_name(SegKind k) {
+  return k == SegKind::road ? "road" : k == SegKind::city ? "city" : "monastery";
+}
+
 struct SegDef {
   SegKind kind;
   std::uint8_t edges;  // bit d set: touches edge d (unrotated); 0 for a monastery
@@ -127,7 +138,7 @@ static_assert(catalogue_consistent(kBaseTiles));
 // A tile type in a given rotation, with everything in board directions.
 struct Oriented {
   std::array<Edge, 4> edge;         // edge letter at board direction d
-  std::array<std::int8_t, 4> seg;   // segment index touching board edge d, -1 for field
+  std::array<std::int8_t, 4> seg;   // segment index touching board edge d, kNoSeg for field
   std::array<std::uint8_t, kMaxSegs> seg_edges;  // rotated edge mask of each segment
 };
 
@@ -140,7 +151,7 @@ inline constexpr auto kOriented = [] {
       Oriented& x = o[t][r];
       for (int d = 0; d < 4; ++d) {
         x.edge[rotate_dir(d, r)] = kBaseTiles[t].edges[d];
-        x.seg[d] = -1;
+        x.seg[d] = kNoSeg;
       }
       for (int s = 0; s < kMaxSegs; ++s) {
         std::uint8_t m = 0;
@@ -155,11 +166,11 @@ inline constexpr auto kOriented = [] {
   return o;
 }();
 
-// Index of the tile type's monastery segment, or -1.
+// Index of the tile type's monastery segment, or kNoSeg.
 inline constexpr auto kMonasterySeg = [] {
   std::array<std::int8_t, kTileTypes> m{};
   for (int t = 0; t < kTileTypes; ++t) {
-    m[t] = -1;
+    m[t] = kNoSeg;
     for (int s = 0; s < kBaseTiles[t].nseg; ++s)
       if (kBaseTiles[t].segs[s].kind == SegKind::monastery) m[t] = std::int8_t(s);
   }
@@ -193,7 +204,7 @@ constexpr char tile_name(int type) { return kBaseTiles[type].name; }
 constexpr int tile_type(char name) {
   for (int t = 0; t < kTileTypes; ++t)
     if (kBaseTiles[t].name == name) return t;
-  return -1;
+  return kNoType;
 }
 
 // "road:E,S", "city:N", "monastery" for segment s of type t in rotation r (rules.md).

@@ -1,43 +1,55 @@
 // The turn sequence of rules.md ("A turn", "End of game", "Final scoring") as one
 // template, shared by the driver and by look-ahead policies' rollouts. It has no
 // randomness of its own: the Env supplies the draws and the decisions, and is told what
-// happened (empty inline hooks cost nothing in the fast path).
-//
-// Env must provide:
-//   int  draw(int color);                                   // top of color's stack
-//   Move choose(const State&, int type, const Placement* legal, int n);
-//   void order(const State&, int type, std::uint16_t* completed, int n);   // permute
-//   void order_final(const State&, std::uint8_t* colors, int n);          // permute
-//   void on_discard(const State&, int type);
-//   void on_place(const State&, int type, const Move&, std::uint8_t free_mask);
-//   void on_score(const State&, int root, const ScoreEvent&);
-//   void on_turn_end(const State&);          // before the turn number advances
-//   void on_final(const State&, int color, int points);
+// happened (empty inline hooks cost nothing in the fast path). What an Env must provide
+// is the concept TurnEnv below.
 #pragma once
+#include <array>
+#include <concepts>
+#include <cstdint>
+
 #include "core/state.hpp"
 
 namespace carc {
 
-template <class Env>
+// A turn's legal placements: written by State::legal_placements, read by Env::choose.
+using MoveBuffer = std::array<Placement, kMaxPlacements>;
+
+template <class E>
+concept TurnEnv = requires(E& env, const State& s, int color, int type, const Placement* legal,
+                           int n, std::uint16_t* completed, std::uint8_t* colors, const Move& m,
+                           std::uint8_t free_mask, const ScoreEvent& e) {
+  { env.draw(color) } -> std::convertible_to<int>;          // top of color's stack
+  { env.choose(s, type, legal, n) } -> std::same_as<Move>;  // one of legal[0..n)
+  env.order(s, type, completed, n);     // permute the n features completed this turn
+  env.order_final(s, colors, n);        // permute the n meeples' colours for final scoring
+  env.on_discard(s, type);              // hooks: told what happened
+  env.on_place(s, type, m, free_mask);
+  env.on_score(s, /*root*/ n, e);
+  env.on_turn_end(s);                   // before the turn number advances
+  env.on_final(s, color, /*points*/ n);
+};
+
+template <TurnEnv Env>
 void play_turn(State& s, Env& env) {
   const int c = s.to_move();
-  Placement legal[kMaxPlacements];
+  MoveBuffer legal;  // not zeroed: only the first n entries are read
   for (;;) {
     const int type = env.draw(c);
     s.draw(type);
-    const int n = s.legal_placements(type, legal);
+    const int n = s.legal_placements(type, legal.data());
     if (n == 0) {  // fits nowhere: out of the game, and the same colour draws again
       s.discard(type);
       env.on_discard(s, type);
       if (s.stack_left(c) == 0) break;
       continue;
     }
-    const Move m = env.choose(s, type, legal, n);
-    std::uint16_t done[kMaxCompleted];
+    const Move m = env.choose(s, type, legal.data(), n);
+    std::array<std::uint16_t, kMaxCompleted> done;
     std::uint8_t free_mask = 0;
-    const int n_done = s.place(type, m.at, m.seg, done, &free_mask);
+    const int n_done = s.place(type, m.at, m.seg, done.data(), &free_mask);
     env.on_place(s, type, m, free_mask);
-    if (n_done > 1) env.order(s, type, done, n_done);
+    if (n_done > 1) env.order(s, type, done.data(), n_done);
     for (int i = 0; i < n_done; ++i) {
       const ScoreEvent e = s.score_feature(done[i]);
       env.on_score(s, done[i], e);
@@ -49,18 +61,21 @@ void play_turn(State& s, Env& env) {
 }
 
 // After the last turn: each meeple left on the board, in the order the Env picks.
-template <class Env>
+template <TurnEnv Env>
 void play_final_scoring(State& s, Env& env) {
-  std::uint8_t colors[kMaxColors * kMaxMeeples];
+  std::array<std::uint8_t, kMaxColors * kMaxMeeples> colors;
   int n = 0;
   for (int c = 0; c < s.colors(); ++c)
-    for (int k = 0; k < s.meeples_on_board(c); ++k) colors[n++] = std::uint8_t(c);
-  if (n > 1) env.order_final(s, colors, n);
-  for (int i = 0; i < n; ++i) env.on_final(s, colors[i], s.final_meeple(colors[i]));
+    for (int k = 0; k < s.meeples_on_board(c); ++k) colors[std::size_t(n++)] = std::uint8_t(c);
+  if (n > 1) env.order_final(s, colors.data(), n);
+  for (int i = 0; i < n; ++i) {
+    const int c = colors[std::size_t(i)];
+    env.on_final(s, c, s.final_meeple(c));
+  }
   s.finish();
 }
 
-template <class Env>
+template <TurnEnv Env>
 void play_to_end(State& s, Env& env) {
   while (!s.ended()) play_turn(s, env);
   play_final_scoring(s, env);

@@ -8,6 +8,8 @@
 // and placement_analysis tells which those are without copying the State (most at a glance:
 // no segment of the tile is enclosed by tiles); only they are played on a copy (scored with the registry's "best" order). Every other move has the
 // outcome of "nothing scored", which needs no copy at all.
+#include <bit>
+
 #include "policies/lookahead.hpp"
 #include "policies/placement_analysis.hpp"
 
@@ -54,14 +56,14 @@ class Greedy final : public PlacementPolicy {
       do {
         Move m{p, Move::kNoMeeple};
         if (options) {
-          m.seg = std::uint8_t(__builtin_ctz(options));
+          m.seg = std::uint8_t(std::countr_zero(unsigned(options)));
           options &= std::uint8_t(options - 1);
         }
         Outcome o = quiet;
         o.alive = alive;
         o.supply -= m.seg != Move::kNoMeeple;
         if (completes) {
-          scratch_ = s;
+          scratch_.copy_from(s);
           apply_move(scratch_, type, m, *scoring_, rng);
           o = outcome_of(scratch_, alive);
         }

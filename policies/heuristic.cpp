@@ -12,7 +12,9 @@
 #include "policies/heuristic.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "policies/heuristic_odds.hpp"
@@ -20,14 +22,6 @@
 #include "policies/turn_scoring.hpp"
 
 namespace carc {
-
-double HeuristicTerms::total() const {
-  // The grouping is part of the definition: it fixes the rounding, so that equal moves
-  // tie exactly and a run is the same on every machine.
-  double v = scores;
-  if (!ended) v += ((supply + empty) + one) + urgent;
-  return (v + compact) + (sink + absorb);
-}
 
 namespace {
 
@@ -63,14 +57,131 @@ struct Delta {
   }
 };
 
+// kFeatureSides[code]: the sides of an open cell with a road or city edge behind them.
+constexpr auto kFeatureSides = [] {
+  std::array<std::uint8_t, kCodes> t{};
+  for (int code = 0; code < kCodes; ++code)
+    for (int d = 0; d < 4; ++d) {
+      const int e = code_edge(std::uint8_t(code), d);
+      if (e == kCity || e == kRoad) t[code] = std::uint8_t(t[code] | 1u << d);
+    }
+  return t;
+}();
+
+// kOccupied[code]: the edges of an open cell with a tile behind them.
+constexpr auto kOccupied = [] {
+  std::array<std::uint8_t, kCodes> t{};
+  for (int code = 0; code < kCodes; ++code)
+    for (int d = 0; d < 4; ++d)
+      if (code_edge(std::uint8_t(code), d) != kNone) t[code] = std::uint8_t(t[code] | 1u << d);
+  return t;
+}();
+
+// kStepDir[dy + 1][dx + 1]: the step() direction of the neighbour at offset (dx, dy).
+constexpr auto kStepDir = [] {
+  std::array<std::array<std::uint8_t, 3>, 3> t{};
+  for (int d = 0; d < 8; ++d) t[kDy[d] + 1][kDx[d] + 1] = std::uint8_t(d);
+  return t;
+}();
+
+constexpr std::array<std::uint8_t, 16> kBits4 = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
+// kSameRotation[type][rot]: the smallest rotation that gives the very same oriented tile
+// (edges, segments and their numbering) as `rot`.
+constexpr auto kSameRotation = [] {
+  std::array<std::array<std::uint8_t, 4>, kTileTypes> t{};
+  for (int type = 0; type < kTileTypes; ++type)
+    for (int r = 0; r < 4; ++r) {
+      t[type][r] = std::uint8_t(r);
+      for (int r2 = r - 1; r2 >= 0; --r2) {
+        const Oriented& a = kOriented[type][r];
+        const Oriented& b = kOriented[type][r2];
+        if (a.edge == b.edge && a.seg == b.seg && a.seg_edges == b.seg_edges) t[type][r] = std::uint8_t(r2);
+      }
+    }
+  return t;
+}();
+static_assert(kSameRotation[tile_type('U')][2] == 0 && kSameRotation[tile_type('U')][3] == 1);
+static_assert(kSameRotation[tile_type('B')][3] == 0 && kSameRotation[tile_type('V')][2] == 2);
+static_assert(kSameRotation[tile_type('H')][2] == 2, "segments numbered differently: not the same");
+
+// A neighbouring open cell's side on an active feature: the tile's edge toward that cell
+// may change how many unseen tiles would close the feature there.
+struct NearSide {
+  std::uint8_t d;   // direction of the open cell from the placed one
+  std::uint8_t d2;  // the side of the open cell
+  std::uint16_t root;
+};
+
+// A monastery's cells around it as a tile placed at a cell leaves them, the part that
+// does not depend on the rotation: empty cells other than the placed one and hopeless
+// ones among them, except the cells beside the placed one (bit d of `beside`: the cell in
+// direction d of it), which the tile's edges constrain.
+struct MonasteryCells {
+  int sides = 0, zeros = 0;
+  std::uint8_t beside = 0;
+};
+
+// An unfinished monastery with meeples among the 8 cells around the placed one.
+struct NearActive {
+  std::uint16_t root;
+  std::uint8_t open_after;
+  MonasteryCells cells;
+};
+
+// The board feature behind an edge of a cell, as the tile placed there would join it.
+struct EdgeFeature {
+  std::uint16_t root;
+  std::uint8_t open, tiles, pennants, meeple_total;
+  std::uint64_t meeples;   // per colour, one byte each
+  const Odds* odds;        // its odds from the open cells (all zero when it has none)
+  const Factor* closed;    // the factor of its side at this cell, which the tile closes
+};
+
+inline std::uint64_t pack(const std::array<std::uint8_t, kMaxColors>& m) {
+  std::uint64_t v = 0;
+  std::memcpy(&v, m.data(), kMaxColors);
+  return v;
+}
+inline std::array<std::uint8_t, kMaxColors> unpack(std::uint64_t v) {
+  std::array<std::uint8_t, kMaxColors> m;
+  std::memcpy(m.data(), &v, kMaxColors);
+  return m;
+}
+const Odds kNoOdds{};
+
 // The board around a cell, shared by the placements there.
 struct CellView {
   CellNeighbours nb;
-  int code = 0;                       // the cell's constraint code
-  std::array<std::uint8_t, 4> open{};  // open index of the neighbour at d, or kNone8
-  std::array<std::uint8_t, 4> code_near{};  // its code (0: not open)
-  std::array<std::uint8_t, 4> occ_near{};   // its sides on occupied features
+  int code = 0;                              // the cell's constraint code
+  std::array<std::uint8_t, 4> open{};        // open index of the neighbour at d, or kNone8
+  std::array<std::uint8_t, 4> code_near{};   // its code (0: not open)
+  std::array<std::uint8_t, 4> occ_near{};    // its sides on occupied features
   TypeMask nofree_base = 0;  // absorbing tile types at every other open cell
+  int nofree_base_count = 0;
+  int n_sides = 0;
+  std::array<NearSide, 12> sides;
+  int n_monasteries = 0;
+  std::array<NearActive, 8> monasteries;
+  MonasteryCells own;  // the placed tile's own monastery, if it has one
+  // Per edge d with a board feature behind it: what the tile joins there.
+  std::array<EdgeFeature, 4> edge_feature{};
+  std::uint8_t active_edges = 0;  // bit d: that feature is active
+  // Per empty edge d: the factor of the side the tile opens there, showing a city (0) or
+  // a road (1).
+  std::array<std::array<const Factor*, 2>, 4> opened{};
+};
+
+// What the meeple options of one placement share.
+struct PlacementView {
+  std::array<double, kMaxColors> expect{};  // expected points per colour, without the meeple
+  double returns = 0;
+  double sink = 0;                        // the sink term without the meeple
+  double compact = 0;
+  bool ends = false;
+  TypeMask absorb_mask = 0;               // absorbing types, without the meeple
+  int absorb_count = 0;
+  std::array<TypeMask, kMaxSegs> absorb_extra{};  // more of them with the meeple on feature i
 };
 
 }  // namespace
@@ -80,6 +191,10 @@ struct HeuristicEvaluator::Impl {
   BestOrder best;
   std::array<std::array<double, kMaxSides + 1>, 3> qpow{};  // q^n per SegKind
   const NoFreeTable& no_free = no_free_table();
+  ExpCache exp;
+  // Factors by (tiles unseen, closers), and award weights by score gap: computed once.
+  std::vector<Factor> factors;
+  std::vector<double> awards;
 
   // Per turn.
   const State* s = nullptr;
@@ -89,16 +204,22 @@ struct HeuristicEvaluator::Impl {
   std::array<double, kMaxColors> award{};
   std::array<double, kMaxColors> pend{};  // expected points per colour
   double ret = 0;                         // expected returns of meeples on the board
-  UnseenPlanes unseen;
+  // Supplies after a move that completes nothing: without and with its meeple.
+  struct Supplies {
+    Scores supply{};
+    int total = 0, empties = 0, ones = 0;
+  };
+  std::array<Supplies, 2> quiet;
+  Scores scores_now{};
+  UnseenCounts unseen;
+  Factor* factor_row = nullptr;
   std::array<std::uint8_t, kCells> open_of;
   std::array<std::uint8_t, kMaxOpen> occ_of{};      // per open cell: sides on occupied features
   std::array<TypeMask, kMaxOpen> nofree_of{};       // per open cell: no_free of it
   std::array<std::uint8_t, kTileTypes> nofree_cells{};  // per type: open cells absorbing it
   TypeMask nofree_all = 0;
-  std::array<std::int16_t, kCodes * 4> closers_cache;
+  std::array<std::int16_t, kCodes * 4> closers_cache;  // -1: not known this turn
   std::array<std::int16_t, kCodes> fit_cache;
-  std::array<Factor, kMaxTiles + 1> factor_cache;
-  std::array<bool, kMaxTiles + 1> factor_known;
   std::array<std::array<std::int16_t, 4>, kMaxOpen> side_root{};
   std::array<Odds, kSlots> odds;                     // per feature root, from its open cells
   std::array<std::uint16_t, 4 * kMaxOpen> marked{};  // roots whose odds are set
@@ -107,15 +228,23 @@ struct HeuristicEvaluator::Impl {
   std::array<std::uint8_t, kSlots> active_of;  // index into active, or kNone8
   std::array<Active, kMaxActive> active{};
   int n_active = 0;
+  struct Unfinished {  // an unfinished monastery
+    std::uint16_t root;
+    std::int8_t x, y;
+    std::uint8_t open;
+  };
+  std::array<Unfinished, kMaxMonasteries> monasteries{};
+  int n_monasteries = 0;
 
   // Per cell and per placement.
   CellView cell;
   PlacementEffect e;
   Delta delta;
   std::array<Odds, kMaxSegs> feat_odds{};
-  double sink_part = 0;
+  PlacementView pv;
 
-  explicit Impl(const HeuristicWeights& weights) : w(weights) {
+  explicit Impl(const HeuristicWeights& weights)
+      : w(weights), factors((kMaxTiles + 1) * (kMaxTiles + 1)), awards(kScoreLimit, -1.0) {
     const std::array<double, 3> q{w.road_q, w.city_q, w.monastery_q};  // SegKind order
     for (int kind = 0; kind < 3; ++kind) {
       qpow[kind][0] = 1;
@@ -128,21 +257,23 @@ struct HeuristicEvaluator::Impl {
 
   // --- chances -----------------------------------------------------------------------
 
+  // Unseen tiles that would end the feature on side d of an open cell of this code.
   int closers(int code, int d) {
     std::int16_t& c = closers_cache[code * 4 + d];
     if (c < 0) c = std::int16_t(unseen.count(kCloses[code][d]));
     return c;
   }
+  // Unseen tiles that fit an open cell of this code.
   int fit(int code) {
     std::int16_t& c = fit_cache[code];
     if (c < 0) c = std::int16_t(unseen.count(kFitMask[code]));
     return c;
   }
-  // 1 - (1 - c/T)^h for both horizons, as logs.
+  // 1 - (1 - c/T)^h for both horizons, as logs (T unseen tiles).
   const Factor& factor(int c) {
-    if (!factor_known[c]) {
-      factor_known[c] = true;
-      Factor& f = factor_cache[c];
+    Factor& f = factor_row[c];
+    if (!f.known) {
+      f.known = true;
       f.zero = c == 0;
       if (!f.zero) {
         const double miss = 1.0 - double(c) / tiles_left;
@@ -151,7 +282,7 @@ struct HeuristicEvaluator::Impl {
         if (!std::isfinite(f.log_m) || !std::isfinite(f.log_p)) f.zero = true;
       }
     }
-    return factor_cache[c];
+    return f;
   }
 
   Odds& odds_of(int root) {
@@ -164,30 +295,52 @@ struct HeuristicEvaluator::Impl {
   }
 
   // A monastery at `mcell`: one open side per empty cell around it, hopeless when one of
-  // them is open and no unseen tile fits it. `placed`: a tile about to go to `pcell` (that
-  // cell is full then, and its edges constrain the cells beside it).
-  Odds monastery_odds(int mcell, int pcell, const Oriented* placed) {
-    Odds o;
+  // them is open and no unseen tile fits it. With `pcell` >= 0, as a tile placed there
+  // leaves them (that cell is full then), but for the cells beside it (see MonasteryCells).
+  MonasteryCells monastery_cells(int mcell, int pcell) {
+    MonasteryCells m;
     for (int d = 0; d < 8; ++d) {
       const int c = step(mcell, d);
-      if ((placed && c == pcell) || s->tile_near(c) >= 0) continue;
-      const int j = open_of[c];
-      int code = j == kNone8 ? 0 : s->open_cell(j).code;
-      bool open = j != kNone8;
-      if (placed)
+      if (c == pcell || s->tile_near(c) >= 0) continue;
+      if (pcell >= 0) {
+        int beside = -1;
         for (int dd = 0; dd < 4; ++dd)
-          if (step(pcell, dd) == c) {
-            code |= placed->edge[dd] << (2 * opposite(dd));
-            open = true;
-          }
-      ++o.sides;
-      o.zeros += open && fit(code) == 0;
+          if (step(pcell, dd) == c) beside = dd;
+        if (beside >= 0) {
+          m.beside = std::uint8_t(m.beside | 1u << beside);
+          continue;
+        }
+      }
+      const int j = open_of[c];
+      ++m.sides;
+      m.zeros += j != kNone8 && fit(s->open_cell(j).code) == 0;
     }
-    return o;
+    return m;
+  }
+  // The odds of such a monastery once the tile `o` is placed: the cells beside it are open
+  // and show its edges.
+  Odds monastery_odds(const MonasteryCells& m, const Oriented& o) {
+    Odds odds;
+    odds.sides = m.sides;
+    odds.zeros = m.zeros;
+    for (std::uint8_t b = m.beside; b; b &= std::uint8_t(b - 1)) {
+      const int d = __builtin_ctz(b);
+      ++odds.sides;
+      odds.zeros += fit(cell.code_near[d] | o.edge[d] << (2 * opposite(d))) == 0;
+    }
+    return odds;
   }
 
+  // The chances within the meeple and the points horizon, times q^sides (q per kind).
+  // exp(0) is 1 exactly, so it is skipped.
+  double scaled(const Odds& o, const double* q, double log) {
+    return log == 0 ? q[o.clamped()] : q[o.clamped()] * exp(log);
+  }
+  double meeple_odds(const Odds& o, const double* q) { return o.zeros ? 0 : scaled(o, q, o.log_m); }
+  double points_odds(const Odds& o, const double* q) { return o.zeros ? 0 : scaled(o, q, o.log_p); }
+
   Contrib contrib(SegKind kind, const Odds& o, int tiles, int pennants,
-                  const std::array<std::uint8_t, kMaxColors>& meeples, int meeple_total) const {
+                  const std::array<std::uint8_t, kMaxColors>& meeples, int meeple_total) {
     Contrib c;
     if (meeple_total == 0) return c;
     const int points = kind == SegKind::road ? tiles : kind == SegKind::city ? 2 * (tiles + pennants) : 9;
@@ -203,14 +356,25 @@ struct HeuristicEvaluator::Impl {
       }
     a *= 1 + w.share * shared;
     const double* q = qpow[int(kind)].data();
-    c.gain = o.points(q) * a * points;
-    c.ret = o.meeple(q) * meeple_w * meeple_total;
+    c.gain = points_odds(o, q) * a * points;
+    c.ret = meeple_odds(o, q) * meeple_w * meeple_total;
+    return c;
+  }
+  // contrib() of a feature with no meeple but the mover's new one (a free segment's).
+  Contrib fresh_contrib(SegKind kind, const Odds& o, int tiles, int pennants) {
+    Contrib c;
+    const int points = kind == SegKind::road ? tiles : kind == SegKind::city ? 2 * (tiles + pennants) : 9;
+    c.majority = std::uint8_t(1u << mover);
+    double a = std::max(0.0, award[mover]);
+    a *= 1 + w.share * 0;
+    const double* q = qpow[int(kind)].data();
+    c.gain = points_odds(o, q) * a * points;
+    c.ret = meeple_odds(o, q) * meeple_w * 1;
     return c;
   }
 
   void add(std::array<double, kMaxColors>& p, double& r, const Contrib& c, double sign) const {
-    for (int i = 0; i < k; ++i)
-      if (c.majority >> i & 1) p[i] += sign * c.gain;
+    for (unsigned m = c.majority; m; m &= m - 1) p[std::size_t(__builtin_ctz(m))] += sign * c.gain;
     r += sign * c.ret;
   }
   void retire(int root) {
@@ -234,21 +398,36 @@ struct HeuristicEvaluator::Impl {
     one_w = tiles_left > 0 ? w.one : 0;
     urgent_w = tiles_left > 0 ? w.urgent : 0;
     absorb_w = absorb_weight(w, st.supply(next) == 0);
+    factor_row = &factors[std::size_t(tiles_left * (kMaxTiles + 1))];
     const int low = st.lowest_score();
-    for (int c = 0; c < k; ++c) award[c] = std::exp(-(st.score(c) - low) / w.balance);
+    for (int c = 0; c < k; ++c) {
+      double& a = awards[std::size_t(st.score(c) - low)];
+      if (a < 0) a = std::exp(-(st.score(c) - low) / w.balance);
+      award[c] = a;
+    }
+    for (int c = 0; c < k; ++c) scores_now[c] = st.score(c);
+    for (int used = 0; used < 2; ++used) {
+      Supplies& q = quiet[used];
+      q.total = q.empties = q.ones = 0;
+      for (int c = 0; c < k; ++c) {
+        const int n = st.supply(c) - (c == mover ? used : 0);
+        q.supply[c] = n;
+        q.total += n;
+        q.empties += n == 0;
+        q.ones += n == 1;
+      }
+    }
     unseen.load(st);
-    closers_cache.fill(-1);
-    fit_cache.fill(-1);
-    factor_known.fill(false);
+    std::memset(closers_cache.data(), 0xFF, sizeof closers_cache);  // all -1
+    std::memset(fit_cache.data(), 0xFF, sizeof fit_cache);
     n_marked = 0;
     for (int j = 0; j < st.open_count(); ++j) {
       const OpenCell& oc = st.open_cell(j);
       open_of[oc.cell] = std::uint8_t(j);
       occ_of[j] = 0;
-      for (int d = 0; d < 4; ++d) {
-        side_root[j][d] = -1;
-        const int e = code_edge(oc.code, d);
-        if (e == kField || e == kNone) continue;
+      side_root[j].fill(-1);
+      for (unsigned b = kFeatureSides[oc.code]; b; b &= b - 1) {
+        const int d = __builtin_ctz(b);
         const int v = st.tile_near(step(oc.cell, d));
         const PlacedTile& u = st.tile(v);
         const int r = st.feature_of(v, kOriented[u.type][u.rot].seg[opposite(d)]);
@@ -266,10 +445,16 @@ struct HeuristicEvaluator::Impl {
       for (TypeMask b = m; b; b &= b - 1) ++nofree_cells[std::size_t(__builtin_ctz(b))];
     }
     n_active = 0;
+    n_monasteries = 0;
     pend.fill(0);
     ret = 0;
     for (int i = 0; i < st.tiles_on_board(); ++i) {
       const PlacedTile& t = st.tile(i);
+      if (const int ms = kMonasterySeg[t.type]; ms >= 0) {
+        const int r = st.feature_of(i, ms);
+        if (st.feature(r).open > 0)
+          monasteries[n_monasteries++] = Unfinished{std::uint16_t(r), t.x, t.y, st.feature(r).open};
+      }
       if (t.meeple_seg == 0xFF) continue;
       const int r = st.feature_of(i, t.meeple_seg);
       const Feature& f = st.feature(r);
@@ -277,7 +462,14 @@ struct HeuristicEvaluator::Impl {
       Active& a = active[n_active];
       active_of[r] = std::uint8_t(n_active++);
       a.root = std::uint16_t(r);
-      a.odds = f.kind == SegKind::monastery ? monastery_odds(t.cell, -1, nullptr) : odds_of(r);
+      if (f.kind == SegKind::monastery) {
+        const MonasteryCells m = monastery_cells(t.cell, -1);
+        a.odds = Odds{};
+        a.odds.sides = m.sides;
+        a.odds.zeros = m.zeros;
+      } else {
+        a.odds = odds_of(r);
+      }
       a.now = contrib(f.kind, a.odds, f.tiles, f.pennants, f.meeples, f.meeple_total);
       add(pend, ret, a.now, 1);
     }
@@ -291,20 +483,79 @@ struct HeuristicEvaluator::Impl {
 
   // --- per cell ------------------------------------------------------------------------
 
-  void load_cell(const Placement& pl) {
+  // The cell's neighbourhood (what CellNeighbours::load finds, read off the turn's
+  // tables: the constraint code shows which edges have a tile) and what the heuristic
+  // asks of it.
+  void load_cell(int type, const Placement& pl) {
     CellView& v = cell;
-    v.nb.load(*s, pl);
-    v.code = s->open_cell(open_of[pl.cell]).code;
+    CellNeighbours& nb = v.nb;
+    const int jx = open_of[pl.cell];
+    v.code = s->open_cell(jx).code;
+    nb.cell = pl.cell;
+    nb.occupied = kOccupied[v.code];
+    nb.empty = 4 - kBits4[nb.occupied];
+    for (int d = 4; d < 8; ++d) nb.empty += s->tile_near(step(pl.cell, d)) < 0;
+    // Unfinished monasteries around, in the order of the 8 directions.
+    nb.n_near = 0;
+    nb.near_completes = false;
+    std::array<std::uint8_t, 8> at;
+    unsigned near_dirs = 0;
+    for (int i = 0; i < n_monasteries; ++i) {
+      const unsigned dx = unsigned(monasteries[i].x - pl.x + 1), dy = unsigned(monasteries[i].y - pl.y + 1);
+      if (dx <= 2 && dy <= 2) {
+        const int d = kStepDir[dy][dx];
+        at[d] = std::uint8_t(i);
+        near_dirs |= 1u << d;
+      }
+    }
+    if (near_dirs) {
+      for (unsigned b = near_dirs; b; b &= b - 1) {
+        const Unfinished& m = monasteries[at[std::size_t(__builtin_ctz(b))]];
+        nb.near[nb.n_near++] = NearMonastery{m.root, std::uint8_t(m.open - 1)};
+        nb.near_completes |= m.open == 1;
+      }
+    }
+    // Edges: the board feature behind each, and the open cells beside.
+    v.n_sides = 0;
+    v.active_edges = 0;
+    std::array<std::uint8_t, 5> skip{std::uint8_t(jx), kNone8, kNone8, kNone8, kNone8};
+    for (int d = 0; d < 4; ++d) {
+      const int root = side_root[jx][d];
+      nb.root[d] = std::int16_t(root);
+      nb.root_meeples[d] = 0;
+      v.opened[d] = {nullptr, nullptr};
+      v.open[d] = kNone8;
+      v.code_near[d] = 0;
+      v.occ_near[d] = 0;
+      if (root >= 0) {
+        const Feature& f = s->feature(root);
+        nb.root_meeples[d] = f.meeple_total;
+        v.edge_feature[d] = EdgeFeature{std::uint16_t(root), f.open, f.tiles, f.pennants,
+                                        f.meeple_total, pack(f.meeples),
+                                        is_marked[root] ? &odds[root] : &kNoOdds,
+                                        &factor(closers(v.code, d))};
+        v.active_edges = std::uint8_t(v.active_edges | (active_of[root] != kNone8) << d);
+        continue;
+      }
+      if (nb.occupied >> d & 1) continue;
+      const std::uint8_t j = open_of[step(pl.cell, d)];
+      if (j == kNone8) continue;
+      v.open[d] = j;
+      skip[d + 1] = j;
+      v.code_near[d] = s->open_cell(j).code;
+      v.occ_near[d] = occ_of[j];
+      for (unsigned b = kFeatureSides[v.code_near[d]]; b; b &= b - 1) {
+        const int d2 = __builtin_ctz(b);
+        const int r = side_root[j][d2];
+        if (active_of[r] != kNone8)
+          v.sides[v.n_sides++] = NearSide{std::uint8_t(d), std::uint8_t(d2), std::uint16_t(r)};
+      }
+    }
+    nb.shared_root = false;
+    for (int a = 1; a < 4; ++a)
+      for (int b = 0; b < a; ++b) nb.shared_root |= nb.root[a] >= 0 && nb.root[a] == nb.root[b];
     // Absorbing types at every open cell but this one and those beside it: a type drops
     // out when all the open cells that absorb it are among those.
-    std::array<std::uint8_t, 5> skip{open_of[pl.cell], kNone8, kNone8, kNone8, kNone8};
-    for (int d = 0; d < 4; ++d) {
-      const std::uint8_t j = v.nb.tile[d] < 0 ? open_of[step(pl.cell, d)] : kNone8;
-      v.open[d] = j;
-      v.code_near[d] = j == kNone8 ? 0 : s->open_cell(j).code;
-      v.occ_near[d] = j == kNone8 ? 0 : occ_of[j];
-      skip[d + 1] = j;
-    }
     TypeMask skipped = 0;
     for (const std::uint8_t j : skip)
       if (j != kNone8) skipped |= nofree_of[j];
@@ -315,14 +566,114 @@ struct HeuristicEvaluator::Impl {
       for (const std::uint8_t j : skip) here += j != kNone8 && (nofree_of[j] >> t & 1);
       if (here == nofree_cells[t]) v.nofree_base &= ~(TypeMask(1) << t);
     }
+    v.nofree_base_count = unseen.count(v.nofree_base);
+    v.n_monasteries = 0;
+    for (int i = 0; i < nb.n_near; ++i) {
+      const NearMonastery& m = nb.near[i];
+      if (active_of[m.root] != kNone8)
+        v.monasteries[v.n_monasteries++] = NearActive{
+            m.root, m.open_after, monastery_cells(s->tile(m.root / kMaxSegs).cell, pl.cell)};
+    }
+    if (kMonasterySeg[type] >= 0) v.own = monastery_cells(pl.cell, pl.cell);
   }
+
+  // The factor of the side that a tile showing `edge` (city or road) at d opens there.
+  const Factor& opened(int d, int edge) {
+    const Factor*& f = cell.opened[d][edge - 1];
+    if (!f) {
+      const int od = opposite(d);
+      f = &factor(closers(cell.code_near[d] | edge << (2 * od), od));
+    }
+    return *f;
+  }
+
+  // What analyse_placement and expect_features do, in one pass, when no board feature is
+  // behind two edges of the cell (then every segment is a feature of its own, and the
+  // features it joins are distinct): the same results in the same order.
+  void analyse_and_expect(int type, const Oriented& o) {
+    const TileDef& def = kBaseTiles[type];
+    const unsigned occupied = cell.nb.occupied;
+    const int nseg = def.nseg;
+    unsigned free_mask = 0;
+    bool completes = cell.nb.near_completes;
+    for (int sg = 0; sg < nseg; ++sg) {
+      const SegDef& sd = def.segs[sg];
+      JoinedFeature f;
+      f.kind = sd.kind;
+      f.segs = std::uint8_t(1u << sg);
+      f.n_roots = 0;
+      e.feat_of_seg[sg] = std::int8_t(sg);
+      Odds fo{};
+      if (sd.kind == SegKind::monastery) {
+        f.open = std::uint8_t(cell.nb.empty);
+        f.tiles = 1;
+        f.pennants = 0;
+        f.meeple_total = 0;
+        f.meeples.fill(0);
+        free_mask |= f.segs;
+        if (f.open == 0)
+          completes = true;
+        else
+          fo = monastery_odds(cell.own, o);
+        e.feats[sg] = f;
+        feat_odds[sg] = fo;
+        continue;
+      }
+      const unsigned edges = o.seg_edges[sg], joined = edges & occupied;
+      int open = kBits4[edges & ~joined], tiles = 1, pennants = sd.pennant, total = 0;
+      std::uint64_t meeples = 0;
+      for (unsigned b = joined; b; b &= b - 1) {
+        const EdgeFeature& ef = cell.edge_feature[std::size_t(__builtin_ctz(b))];
+        f.roots[f.n_roots++] = ef.root;
+        open += ef.open - 1;
+        tiles += ef.tiles;
+        pennants += ef.pennants;
+        total += ef.meeple_total;
+        meeples += ef.meeples;
+      }
+      f.open = std::uint8_t(open);
+      f.tiles = std::uint8_t(tiles);
+      f.pennants = std::uint8_t(pennants);
+      f.meeple_total = std::uint8_t(total);
+      f.meeples = unpack(meeples);
+      if (total == 0) free_mask |= f.segs;
+      for (unsigned b = joined & cell.active_edges; b; b &= b - 1)
+        retire(cell.edge_feature[std::size_t(__builtin_ctz(b))].root);
+      if (f.open == 0) {
+        completes = true;
+      } else {
+        for (unsigned b = joined; b; b &= b - 1) {
+          const Odds& ro = *cell.edge_feature[std::size_t(__builtin_ctz(b))].odds;
+          fo.log_m += ro.log_m;
+          fo.log_p += ro.log_p;
+          fo.zeros += ro.zeros;
+        }
+        for (unsigned b = edges; b; b &= b - 1) {
+          const int d = __builtin_ctz(b);
+          if (joined >> d & 1)
+            apply(fo, *cell.edge_feature[d].closed, -1);
+          else
+            apply(fo, opened(d, o.edge[d]), 1);
+        }
+        if (total)
+          add(delta.points, delta.returns,
+              contrib(f.kind, fo, f.tiles, f.pennants, f.meeples, f.meeple_total), 1);
+      }
+      e.feats[sg] = f;
+      feat_odds[sg] = fo;
+    }
+    e.n_feats = nseg;
+    e.free_mask = std::uint8_t(free_mask);
+    e.completes = completes;
+  }
+
 
   // --- per placement: the colours' expectations ----------------------------------------
 
   // The features the tile belongs to: the board features it joins give way to the joined
   // feature, whose odds are theirs with this cell's sides taken out and the new open sides
   // put in.
-  void expect_features(const Placement& pl, const Oriented& o) {
+  void expect_features(const Oriented& o) {
     for (int i = 0; i < e.n_feats; ++i) {
       const JoinedFeature& f = e.feats[i];
       for (int r = 0; r < f.n_roots; ++r) retire(f.roots[r]);
@@ -330,7 +681,7 @@ struct HeuristicEvaluator::Impl {
       fo = Odds{};
       if (f.complete()) continue;
       if (f.kind == SegKind::monastery) {
-        fo = monastery_odds(pl.cell, pl.cell, &o);
+        fo = monastery_odds(cell.own, o);
       } else {
         for (int r = 0; r < f.n_roots; ++r) {
           if (!is_marked[f.roots[r]]) continue;
@@ -355,64 +706,63 @@ struct HeuristicEvaluator::Impl {
     }
   }
 
-  // Unfinished monasteries around the cell: one empty cell fewer.
-  void expect_monasteries(const Placement& pl, const Oriented& o) {
-    const CellNeighbours& nb = cell.nb;
-    for (int i = 0; i < nb.n_near; ++i) {
-      const int root = nb.near[i].root;
-      if (active_of[root] == kNone8 || delta.is_gone(root)) continue;
-      retire(root);
-      if (nb.near[i].open_after == 0) continue;
-      const Feature& m = s->feature(root);
+  // Unfinished monasteries with meeples around the cell: one empty cell fewer.
+  void expect_monasteries(const Oriented& o) {
+    for (int i = 0; i < cell.n_monasteries; ++i) {
+      const NearActive& m = cell.monasteries[i];
+      if (delta.is_gone(m.root)) continue;
+      retire(m.root);
+      if (m.open_after == 0) continue;
+      const Feature& f = s->feature(m.root);
       add(delta.points, delta.returns,
-          contrib(m.kind, monastery_odds(s->tile(root / kMaxSegs).cell, pl.cell, &o), 1, 0,
-                  m.meeples, m.meeple_total),
-          1);
+          contrib(f.kind, monastery_odds(m.cells, o), 1, 0, f.meeples, f.meeple_total), 1);
     }
   }
 
   // Open cells beside the tile get its edges too: features on their other sides may now
   // be harder (or impossible) to finish there.
   void expect_neighbour_cells(const Oriented& o) {
-    for (int d = 0; d < 4; ++d) {
-      const int j = cell.open[d];
-      if (j == kNone8) continue;
-      const int code = cell.code_near[d];
-      const int code2 = code | o.edge[d] << (2 * opposite(d));
-      for (int d2 = 0; d2 < 4; ++d2) {
-        const int root = side_root[j][d2];
-        if (root < 0 || d2 == opposite(d) || active_of[root] == kNone8 || delta.is_gone(root)) continue;
-        const int before = closers(code, d2), after = closers(code2, d2);
-        if (before == after) continue;
-        Odds no = active[active_of[root]].odds;
-        apply(no, factor(before), -1);
-        apply(no, factor(after), 1);
-        retire(root);
-        const Feature& f = s->feature(root);
-        add(delta.points, delta.returns,
-            contrib(f.kind, no, f.tiles, f.pennants, f.meeples, f.meeple_total), 1);
-      }
+    for (int i = 0; i < cell.n_sides; ++i) {
+      const NearSide& ns = cell.sides[i];
+      if (delta.is_gone(ns.root)) continue;
+      const int code = cell.code_near[ns.d];
+      const int code2 = code | o.edge[ns.d] << (2 * opposite(ns.d));
+      const int before = closers(code, ns.d2), after = closers(code2, ns.d2);
+      if (before == after) continue;
+      Odds no = active[active_of[ns.root]].odds;
+      apply(no, factor(before), -1);
+      apply(no, factor(after), 1);
+      retire(ns.root);
+      const Feature& f = s->feature(ns.root);
+      add(delta.points, delta.returns,
+          contrib(f.kind, no, f.tiles, f.pennants, f.meeples, f.meeple_total), 1);
     }
   }
 
-  // --- per meeple option -------------------------------------------------------------------
-
   // Tile types the next colour could place with no free segment: at every other open cell
-  // as they are (cell.nofree_base), at the cells beside this one as the move leaves them.
-  int absorbing(const Oriented& o, int seg) const {
-    TypeMask mask = cell.nofree_base;
-    for (int d = 0; d < 4; ++d) {
-      if (cell.nb.tile[d] >= 0) continue;
+  // as they are (cell.nofree_base), at the cells beside this one as the move leaves them;
+  // a meeple on a feature adds the sides of those cells on it.
+  void absorbing(const Oriented& o) {
+    pv.absorb_mask = cell.nofree_base;
+    pv.absorb_extra.fill(0);
+    for (unsigned b = ~cell.nb.occupied & 15u; b; b &= b - 1) {
+      const int d = __builtin_ctz(b);
       const int od = opposite(d);
       const int code = cell.code_near[d] | o.edge[d] << (2 * od);
-      int occ = cell.occ_near[d];
+      const int occ = cell.occ_near[d];
       if (o.seg[d] >= 0) {
-        const JoinedFeature& f = e.feats[e.feat_of_seg[o.seg[d]]];
-        if (f.meeple_total || (seg != Move::kNoMeeple && (f.segs >> seg & 1))) occ |= 1 << od;
+        const int fi = e.feat_of_seg[o.seg[d]];
+        if (e.feats[fi].meeple_total) {
+          pv.absorb_mask |= no_free[code][occ | 1 << od];
+        } else {
+          pv.absorb_mask |= no_free[code][occ];
+          pv.absorb_extra[fi] |= no_free[code][occ | 1 << od];
+        }
+      } else {
+        pv.absorb_mask |= no_free[code][occ];
       }
-      mask |= no_free[code][occ];
     }
-    return unseen.count(mask);
+    pv.absorb_count = cell.nofree_base_count + unseen.count(pv.absorb_mask & ~cell.nofree_base);
   }
 
   // Scores and supplies after the move's turn, exactly as State::place and scoring in the
@@ -452,65 +802,83 @@ struct HeuristicEvaluator::Impl {
     score_in_order(t, {order.data(), std::size_t(t.n)}, score);
   }
 
-  HeuristicTerms terms(const Oriented& o, int seg, bool ends, double compact) {
-    HeuristicTerms v;
-    std::array<double, kMaxColors> p = pend;
-    for (int c = 0; c < k; ++c) p[c] += delta.points[c];
-    double r = ret + delta.returns;
+  // --- per meeple option -------------------------------------------------------------------
+
+  // The terms of the option with the meeple on segment `seg` (kNoMeeple: none).
+  [[gnu::always_inline]] HeuristicTerms terms(int seg) {
+    std::array<double, kMaxColors> p = pv.expect;
+    double r = pv.returns;
     const JoinedFeature* meeple_on = nullptr;
+    int absorbing_unseen = pv.absorb_count;
     if (seg != Move::kNoMeeple) {
       const int fi = e.feat_of_seg[seg];
       const JoinedFeature& f = e.feats[fi];
       meeple_on = &f;
       if (!f.complete()) {
-        std::array<std::uint8_t, kMaxColors> mm = f.meeples;
-        ++mm[mover];
-        add(p, r, contrib(f.kind, feat_odds[fi], f.tiles, f.pennants, mm, f.meeple_total + 1), 1);
+        const Contrib c = fresh_contrib(f.kind, feat_odds[fi], f.tiles, f.pennants);
+        p[mover] += 1.0 * c.gain;  // add(p, r, c, 1): the mover is its only majority colour
+        r += 1.0 * c.ret;
       }
+      absorbing_unseen += unseen.count(pv.absorb_extra[fi] & ~pv.absorb_mask);
     }
-    Scores score, supply;
-    if (e.completes) {
-      outcome(seg, score, supply);
+    HeuristicTerms v;
+    if (e.completes) [[unlikely]] {
+      outcome_terms(seg, p, r, v);
     } else {
-      for (int c = 0; c < k; ++c) {
-        score[c] = s->score(c);
-        supply[c] = s->supply(c) - (c == mover && seg != Move::kNoMeeple);
-      }
+      const Supplies& q = quiet[seg != Move::kNoMeeple];
+      v.scores = expected_scores_term(w, k, scores_now.data(), p.data(), pv.ends);
+      v.supply = supply_term(meeple_w, q.total, r);
+      v.empty = empty_term(empty_w, q.empties);
+      v.one = one_term(one_w, q.ones);
+      v.urgent = urgent_term(urgent_w, q.supply[next] == 0);
     }
+    v.ended = pv.ends;
+    v.compact = pv.compact;
+    v.sink = sink_term(pv.sink, w.sink, meeple_on);
+    if (w.absorb != 0 && tiles_left > 0) v.absorb = absorb_term(absorb_w, absorbing_unseen, tiles_left);
+    return v;
+  }
+  // The terms that read the scores and supplies, for a move that completes something.
+  [[gnu::noinline]] void outcome_terms(int seg, const std::array<double, kMaxColors>& p, double r,
+                                       HeuristicTerms& v) {
+    Scores score, supply;
+    outcome(seg, score, supply);
     int in_supply = 0, empties = 0, ones = 0;
     for (int c = 0; c < k; ++c) {
       in_supply += supply[c];
       empties += supply[c] == 0;
       ones += supply[c] == 1;
     }
-    v.ended = ends;
-    v.scores = expected_scores_term(w, k, score.data(), p.data(), ends);
+    v.scores = expected_scores_term(w, k, score.data(), p.data(), pv.ends);
     v.supply = supply_term(meeple_w, in_supply, r);
     v.empty = empty_term(empty_w, empties);
     v.one = one_term(one_w, ones);
     v.urgent = urgent_term(urgent_w, supply[next] == 0);
-    v.compact = compact;
-    v.sink = sink_term(sink_part, w.sink, meeple_on);
-    if (w.absorb != 0 && tiles_left > 0)
-      v.absorb = absorb_term(absorb_w, absorbing(o, seg), tiles_left);
-    return v;
   }
 
   // Every meeple option of one placement: emit(move, terms).
   template <class Emit>
   void placement(int type, const Placement& pl, Emit&& emit) {
-    if (pl.cell != cell.nb.cell) load_cell(pl);
-    analyse_placement(*s, type, pl, cell.nb, e);
+    if (pl.cell != cell.nb.cell) load_cell(type, pl);
     const Oriented& o = kOriented[type][pl.rot];
     delta.points.fill(0);
     delta.returns = 0;
     delta.n_gone = 0;
-    expect_features(pl, o);
-    expect_monasteries(pl, o);
+    if (cell.nb.shared_root) {
+      analyse_placement(*s, type, pl, cell.nb, e);
+      expect_features(o);
+    } else {
+      analyse_and_expect(type, o);
+    }
+    expect_monasteries(o);
     expect_neighbour_cells(o);
-    sink_part = sink_placement(w.sink, *s, e);
-    const bool ends = e.free_mask != 0 && !has_meeple && tiles_left > 0;
-    const double compact = compact_term(w, 8 - cell.nb.empty);
+    pv.expect = pend;
+    for (int c = 0; c < k; ++c) pv.expect[c] += delta.points[c];
+    pv.returns = ret + delta.returns;
+    pv.sink = sink_placement(w.sink, *s, e);
+    pv.ends = e.free_mask != 0 && !has_meeple && tiles_left > 0;
+    pv.compact = compact_term(w, 8 - cell.nb.empty);
+    absorbing(o);
     std::uint8_t options = has_meeple ? e.free_mask : 0;
     do {
       Move m{pl, Move::kNoMeeple};
@@ -518,17 +886,39 @@ struct HeuristicEvaluator::Impl {
         m.seg = std::uint8_t(__builtin_ctz(options));
         options &= std::uint8_t(options - 1);
       }
-      emit(m, terms(o, m.seg, ends, compact));
+      emit(m, terms(m.seg));
     } while (options);
   }
 
   int evaluate(int type, std::span<const Placement> legal, ScoredMove* out) {
     int n = 0;
     cell.nb.cell = -1;
-    for (const Placement& pl : legal)
+    // Where each rotation's options went at the current cell: a rotation that turns the
+    // tile into the very same oriented tile as an earlier one (U turned twice, any turn
+    // of B) has the same options with the same values.
+    std::array<int, 4> first{}, count{};
+    int at_cell = -1;
+    std::uint8_t done = 0;
+    for (const Placement& pl : legal) {
+      if (pl.cell != at_cell) {
+        at_cell = pl.cell;
+        done = 0;
+      }
+      const int same = kSameRotation[type][pl.rot];
+      if (done >> same & 1) {
+        for (int i = 0; i < count[same]; ++i) {
+          out[n] = out[first[same] + i];
+          out[n++].move.at = pl;
+        }
+        continue;
+      }
+      first[pl.rot] = n;
       placement(type, pl, [&](const Move& m, const HeuristicTerms& t) {
         out[n++] = ScoredMove{m, t.total()};
       });
+      count[pl.rot] = n - first[pl.rot];
+      done = std::uint8_t(done | 1u << pl.rot);
+    }
     return n;
   }
 };

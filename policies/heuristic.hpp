@@ -67,7 +67,13 @@ struct HeuristicTerms {
   double sink = 0;     // sink * change in open edges of features with meeples
   double absorb = 0;   // absorb (weighted) * share of unseen tiles placeable with no free segment
   bool ended = false;  // the move ends the game: supply, empty, one and urgent do not count
-  double total() const;
+  // The grouping is part of the definition: it fixes the rounding, so that equal moves
+  // tie exactly.
+  double total() const {
+    double v = scores;
+    if (!ended) v += ((supply + empty) + one) + urgent;
+    return (v + compact) + (sink + absorb);
+  }
 };
 
 struct ScoredMove {

@@ -6,6 +6,7 @@
 #pragma once
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 
@@ -68,13 +69,29 @@ struct Odds {
   double log_m = 0, log_p = 0;  // meeple horizon, points horizon
   int zeros = 0;
   int sides = 0;
-  // Times q^sides, given as a table of powers. exp(0) is 1 exactly, so it is skipped.
-  double meeple(const double* qpow) const { return zeros ? 0 : scaled(qpow, log_m); }
-  double points(const double* qpow) const { return zeros ? 0 : scaled(qpow, log_p); }
   int clamped() const { return std::clamp(sides, 0, kMaxSides); }
-  double scaled(const double* qpow, double log) const {
-    return log == 0 ? qpow[clamped()] : qpow[clamped()] * std::exp(log);
+};
+
+// exp() with a memory of recent arguments: the same chances recur from move to move (a
+// feature extended from one cell in several rotations, say). Exact: a hit returns what
+// std::exp returned for the very same argument.
+class ExpCache {
+ public:
+  ExpCache() { key_.fill(~std::uint64_t(0)); }  // the bits of a NaN: never an argument
+  double operator()(double x) {
+    const std::uint64_t bits = std::bit_cast<std::uint64_t>(x);
+    const std::size_t h = std::size_t((bits * 0x9E3779B97F4A7C15ull) >> (64 - kBits));
+    if (key_[h] != bits) {
+      key_[h] = bits;
+      value_[h] = std::exp(x);
+    }
+    return value_[h];
   }
+
+ private:
+  static constexpr int kBits = 11;
+  std::array<std::uint64_t, 1 << kBits> key_;
+  std::array<double, 1 << kBits> value_{};
 };
 
 // One open side's chance to be closed within the horizons, as logarithms.
@@ -82,6 +99,7 @@ struct Factor {
   double log_m = 0, log_p = 0;
   bool zero = false;   // no unseen tile closes it
   bool counts = true;  // one more open side (false: a monastery's filled cell)
+  bool known = false;  // computed (in a table filled as needed)
 };
 
 inline void apply(Odds& o, const Factor& f, int sign) {
@@ -94,26 +112,29 @@ inline void apply(Odds& o, const Factor& f, int sign) {
   }
 }
 
-// The unseen tiles as bit planes: unseen(t) = sum over b of bit t of plane[b], times 2^b.
-// count(mask) is the number of unseen tiles of the types in mask.
-struct UnseenPlanes {
-  std::array<TypeMask, 4> plane{};  // counts up to 15 per type (the base game: 9)
+// Unseen tiles of the types in a mask, by table: per group of 4 types (a nibble of the
+// mask) the sum for each of its 16 subsets, so a count is 6 look-ups and 5 additions.
+class UnseenCounts {
+ public:
   void load(const State& s) {
-    plane.fill(0);
-    for (int t = 0; t < kTileTypes; ++t)
-      for (int b = 0; b < 4; ++b) plane[b] |= TypeMask((s.unseen(t) >> b) & 1) << t;
+    for (int n = 0; n < kNibbles; ++n) {
+      table_[n][0] = 0;
+      for (int m = 1; m < 16; ++m) {
+        const int t = 4 * n + std::countr_zero(unsigned(m));
+        table_[n][m] = std::uint8_t(table_[n][m & (m - 1)] + (t < kTileTypes ? s.unseen(t) : 0));
+      }
+    }
   }
   int count(TypeMask mask) const {
-    return popcount(mask & plane[0]) + 2 * popcount(mask & plane[1]) +
-           4 * popcount(mask & plane[2]) + 8 * popcount(mask & plane[3]);
+    static_assert(kNibbles == 6);
+    if (!mask) return 0;
+    return table_[0][mask & 15] + table_[1][(mask >> 4) & 15] + table_[2][(mask >> 8) & 15] +
+           table_[3][(mask >> 12) & 15] + table_[4][(mask >> 16) & 15] + table_[5][(mask >> 20) & 15];
   }
-  // Bit counting without a library call (no popcnt instruction is assumed).
-  static int popcount(TypeMask x) {
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
-    return int((x * 0x01010101u) >> 24);
-  }
+
+ private:
+  static constexpr int kNibbles = (kTileTypes + 3) / 4;
+  std::array<std::array<std::uint8_t, 16>, kNibbles> table_{};
 };
 
 }  // namespace carc::heuristic

@@ -54,11 +54,7 @@ HeuristicWeights HeuristicWeights::from(const Params& p) {
 
 namespace heuristic {
 
-static_assert([] {
-  for (const auto& t : kBaseTiles)
-    if (t.count >= 16) return false;
-  return true;
-}(), "UnseenPlanes holds counts up to 15 per type");
+static_assert(total_tiles(kBaseTiles) < 256, "UnseenCounts sums counts in a byte");
 
 const NoFreeTable& no_free_table() {
   static const NoFreeTable table = [] {

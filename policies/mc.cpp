@@ -58,7 +58,7 @@ class MonteCarlo final : public PlacementPolicy {
       deal_.deal(s, rng);
       int first = 0;
       for (int i = 0; i < n; ++i) {
-        sim_ = s;
+        sim_.copy_from(s);
         apply_move(sim_, type, moves_[i].move, *scoring_, rng);
         sim_.end_turn();
         deal_.rewind();

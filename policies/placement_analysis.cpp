@@ -8,34 +8,45 @@ void CellNeighbours::load(const State& s, const Placement& p) {
   occupied = 0;
   n_near = 0;
   near_completes = false;
-  for (int d = 0; d < 8; ++d) {
+  auto monastery = [&](int v) {
+    const int ms = kMonasterySeg[s.tile(v).type];
+    if (ms < 0) return;
+    const int r = s.feature_of(v, ms);
+    const Feature& m = s.feature(r);
+    if (m.open == 0) return;  // finished earlier
+    near[n_near++] = NearMonastery{std::uint16_t(r), std::uint8_t(m.open - 1)};
+    near_completes |= m.open == 1;
+  };
+  for (int d = 0; d < 4; ++d) {  // edges
     const int v = s.tile_near(step(p.cell, d));
     tile[d] = std::int16_t(v);
-    if (d < 4) {
-      root[d] = -1;
-      root_meeples[d] = 0;
-    }
+    root[d] = -1;
+    root_meeples[d] = 0;
     if (v < 0) {
       ++empty;
       continue;
     }
+    occupied = std::uint8_t(occupied | 1u << d);
     const PlacedTile& u = s.tile(v);
-    if (d < 4) {
-      occupied = std::uint8_t(occupied | 1u << d);
-      const int us = kOriented[u.type][u.rot].seg[opposite(d)];
-      if (us >= 0) {
-        root[d] = std::int16_t(s.feature_of(v, us));
-        root_meeples[d] = s.feature(root[d]).meeple_total;
-      }
+    const int us = kOriented[u.type][u.rot].seg[opposite(d)];
+    if (us >= 0) {
+      root[d] = std::int16_t(s.feature_of(v, us));
+      root_meeples[d] = s.feature(root[d]).meeple_total;
     }
-    const int ms = kMonasterySeg[u.type];
-    if (ms < 0) continue;
-    const int r = s.feature_of(v, ms);
-    const Feature& m = s.feature(r);
-    if (m.open == 0) continue;  // finished earlier
-    near[n_near++] = NearMonastery{std::uint16_t(r), std::uint8_t(m.open - 1)};
-    near_completes |= m.open == 1;
+    monastery(v);
   }
+  for (int d = 4; d < 8; ++d) {  // corners
+    const int v = s.tile_near(step(p.cell, d));
+    tile[d] = std::int16_t(v);
+    if (v < 0) {
+      ++empty;
+      continue;
+    }
+    monastery(v);
+  }
+  shared_root = false;
+  for (int a = 1; a < 4; ++a)
+    for (int b = 0; b < a; ++b) shared_root |= root[a] >= 0 && root[a] == root[b];
 }
 
 bool surely_quiet(int type, int rot, const CellNeighbours& nb, std::uint8_t& free_mask) {
@@ -75,14 +86,15 @@ void analyse_placement(const State& s, int type, const Placement& p, const CellN
   for (int d = 0; d < 4; ++d) root[d] = o.seg[d] < 0 ? std::int16_t(-1) : nb.root[d];
   // Segments of the tile that touch one board feature become one feature.
   std::array<int, kMaxSegs> group{0, 1, 2, 3};
-  for (int a = 0; a < 4; ++a)
-    for (int b = 0; b < a; ++b) {
-      if (root[a] < 0 || root[a] != root[b]) continue;
-      const int ga = group[o.seg[a]], gb = group[o.seg[b]];
-      if (ga == gb) continue;
-      for (int& g : group)
-        if (g == ga) g = gb;
-    }
+  if (nb.shared_root)
+    for (int a = 0; a < 4; ++a)
+      for (int b = 0; b < a; ++b) {
+        if (root[a] < 0 || root[a] != root[b]) continue;
+        const int ga = group[o.seg[a]], gb = group[o.seg[b]];
+        if (ga == gb) continue;
+        for (int& g : group)
+          if (g == ga) g = gb;
+      }
 
   out.n_feats = 0;
   std::array<int, kMaxSegs> feat_of_group{-1, -1, -1, -1};

@@ -35,6 +35,7 @@ struct CellNeighbours {
   int n_near = 0;
   std::array<NearMonastery, 8> near{};
   bool near_completes = false;          // a monastery around has this cell as its last gap
+  bool shared_root = false;             // one board feature behind two edges
   void load(const State& s, const Placement& p);
 };
 

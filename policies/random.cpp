@@ -1,6 +1,8 @@
 // Baseline placement `random` (issue: uniform over all legal (x, y, rot) triples, the
 // four rotations counted separately even when symmetric; the meeple uniform over the
 // free segments when one is forced).
+#include <bit>
+
 #include "policies/policy.hpp"
 
 namespace carc {
@@ -16,12 +18,12 @@ class RandomPlacement final : public PlacementPolicy {
     const State& s = obs.state();
     if (s.supply(s.to_move()) == 0) return m;
     const std::uint8_t free = s.free_segments(obs.tile(), m.at);
-    const int n = __builtin_popcount(free);
+    const int n = std::popcount(unsigned(free));
     if (n == 0) return m;
     int k = uniform(rng, n);
     std::uint8_t bits = free;
     while (k--) bits &= std::uint8_t(bits - 1);
-    m.seg = std::uint8_t(__builtin_ctz(bits));
+    m.seg = std::uint8_t(std::countr_zero(unsigned(bits)));
     return m;
   }
 };

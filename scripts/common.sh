@@ -15,8 +15,8 @@ PACKAGES=(g++ cmake make git libboost-dev libboost-program-options-dev nlohmann-
 # (the replay page's browser tests), a font for the pictures' text.
 TEST_PACKAGES=(librsvg2-bin chromium chromium-driver fonts-dejavu-core)
 # clang with its sanitizer and libFuzzer runtimes, and LLVM's OpenMP with the Archer tool
-# for ThreadSanitizer (scripts/sanitize, scripts/fuzz).
-TEST_PACKAGES+=(clang libclang-rt-14-dev libomp-dev)
+# for ThreadSanitizer: only scripts/sanitize and scripts/fuzz (CI's second stage) need them.
+SANITIZE_PACKAGES=(clang libclang-rt-14-dev libomp-dev)
 
 install_missing() {
   local missing=()

@@ -1,34 +1,66 @@
 # ctest (cmake -P): `mpirun -np 2 carcsolo run ...` must write the results file that one
 # process writes for the same seed and games, but for `performance`; likewise 3 processes
-# over a range that does not start at 0 nor split evenly.
-# Variables: CARCSOLO (the binary), MPIEXEC (mpirun), WORK (a scratch directory).
+# over a range that does not start at 0 nor split evenly, and `compare` and `sweep` (their
+# runs' `performance` aside). An internal error in one process ends the job with no file.
+# Variables: CARCSOLO (the binary), CARCSOLO_FAULTY (it with the test-only `faulty`
+# policy), MPIEXEC (mpirun), WORK (a scratch directory).
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 # Containers often forbid the cross-memory attach Open MPI's shared-memory transport uses.
 set(ENV{OMPI_MCA_btl_vader_single_copy_mechanism} "none")
 
-function(same_results ranks range)
-  execute_process(COMMAND "${CARCSOLO}" run ${range} --threads 2 -q --out "${WORK}/one.json"
+# A document without `performance`, also in each of its `runs` (compare, sweep).
+function(without_performance var text)
+  string(JSON text REMOVE "${text}" performance)
+  string(JSON n ERROR_VARIABLE no_runs LENGTH "${text}" runs)
+  if(NOT no_runs)
+    math(EXPR last "${n} - 1")
+    foreach(k RANGE ${last})
+      string(JSON text REMOVE "${text}" runs ${k} performance)
+    endforeach()
+  endif()
+  set(${var} "${text}" PARENT_SCOPE)
+endfunction()
+
+# `carcsolo COMMAND ARGS` on `ranks` processes writes the file one process writes.
+function(same_file ranks command args)
+  execute_process(COMMAND "${CARCSOLO}" ${command} ${args} --threads 2 -q --out "${WORK}/one.json"
                   RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "single-process run failed (${rc}): ${err}")
+    message(FATAL_ERROR "single-process ${command} failed (${rc}): ${err}")
   endif()
   execute_process(COMMAND "${MPIEXEC}" --allow-run-as-root --oversubscribe -np ${ranks}
-                          "${CARCSOLO}" run ${range} --threads 1 -q --out "${WORK}/mpi.json"
+                          "${CARCSOLO}" ${command} ${args} --threads 1 -q --out "${WORK}/mpi.json"
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "mpirun -np ${ranks} failed (${rc}): ${out} ${err}")
+    message(FATAL_ERROR "mpirun -np ${ranks} ${command} failed (${rc}): ${out} ${err}")
   endif()
   file(READ "${WORK}/one.json" one)
   file(READ "${WORK}/mpi.json" mpi)
-  string(JSON games GET "${mpi}" games)
-  string(JSON one REMOVE "${one}" performance)
-  string(JSON mpi REMOVE "${mpi}" performance)
+  string(JSON games GET "${mpi}" config games)
+  without_performance(one "${one}")
+  without_performance(mpi "${mpi}")
   if(NOT one STREQUAL mpi)
-    message(FATAL_ERROR "mpirun -np ${ranks} (${range}): the results differ from one process's")
+    message(FATAL_ERROR "mpirun -np ${ranks} ${command} (${args}): the file differs from one process's")
   endif()
-  message(STATUS "mpirun -np ${ranks} ${range}: ${games} games, identical to one process")
+  message(STATUS "mpirun -np ${ranks} ${command} ${args}: ${games} games, identical to one process")
 endfunction()
 
-same_results(2 "--games;3000;--seed;11")
-same_results(3 "--first-game;17;--games;1001;--seed;4;--scoring;random;--colors;4")
+same_file(2 run "--games;3000;--seed;11")
+same_file(3 run "--first-game;17;--games;1001;--seed;4;--scoring;random;--colors;4")
+same_file(2 compare "--scoring;as-found;--scoring;random;--scoring;lowest-first;--first-game;5;--games;1500;--seed;3")
+same_file(2 compare "--scoring;as-found;--scoring;random;--games;300;--until-ci;0.08;--seed;3")
+same_file(3 sweep "--meeples;2..3;--colors;3,4;--first-game;40;--games;701;--target;mean=4")
+
+# An internal error (the `faulty` policy throws in the worker threads of every process):
+# the job fails, no process hangs, and no file is written.
+if(CARCSOLO_FAULTY)
+  execute_process(COMMAND "${MPIEXEC}" --allow-run-as-root --oversubscribe -np 2
+                          "${CARCSOLO_FAULTY}" compare --placement random --placement faulty:after=3000
+                          --games 100000000 --threads 1 -q --out "${WORK}/failed.json"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+  if(rc EQUAL 0 OR EXISTS "${WORK}/failed.json" OR NOT err MATCHES "internal error: faulty policy")
+    message(FATAL_ERROR "mpirun -np 2 with an internal error: status ${rc}, file or message wrong: ${err}")
+  endif()
+  message(STATUS "mpirun -np 2 with an internal error: status ${rc}, no file")
+endif()

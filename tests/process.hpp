@@ -63,10 +63,12 @@ inline void write_text(const fs::path& p, const std::string& text) {
   std::ofstream(p, std::ios::binary) << text;
 }
 
-// Starts carcsolo with `args` in directory `cwd`, stdout and stderr to files there.
+// Starts carcsolo (or another build of it: `binary`) with `args` in directory `cwd`,
+// stdout and stderr to files there.
 inline pid_t spawn_carcsolo(const std::vector<std::string>& args, const fs::path& cwd,
-                            const fs::path& out, const fs::path& err) {
-  std::vector<std::string> argv_s{CARCSOLO_BINARY};
+                            const fs::path& out, const fs::path& err,
+                            const std::string& binary = CARCSOLO_BINARY) {
+  std::vector<std::string> argv_s{binary};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
@@ -102,9 +104,10 @@ struct Outcome {
 
 // Runs carcsolo to the end in `cwd`. Its stdout and stderr are captured in a separate
 // directory, so that `cwd` holds only what carcsolo itself wrote.
-inline Outcome run_carcsolo(const std::vector<std::string>& args, const fs::path& cwd) {
+inline Outcome run_carcsolo(const std::vector<std::string>& args, const fs::path& cwd,
+                            const std::string& binary = CARCSOLO_BINARY) {
   TempDir capture;
-  const pid_t pid = spawn_carcsolo(args, cwd, capture / "stdout", capture / "stderr");
+  const pid_t pid = spawn_carcsolo(args, cwd, capture / "stdout", capture / "stderr", binary);
   Outcome r;
   r.status = wait_status(pid);
   r.out = read_text(capture / "stdout");

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <deque>
 #include <initializer_list>
@@ -336,7 +337,7 @@ class Game {
   int meeple_at(int x, int y) const {
     const int t = s_.tile_at(x, y);
     REQUIRE(t >= 0);
-    return s_.tile(t).meeple_seg == 0xFF ? -1 : s_.tile(t).meeple_color;
+    return s_.tile(t).meeple_seg == kNoSegment ? -1 : s_.tile(t).meeple_color;
   }
 
  private:

@@ -10,7 +10,7 @@
 
 #include "policies/policy.hpp"
 #include "sim/driver/game.hpp"
-#include "sim/driver/run.hpp"
+#include "sim/driver/matrix.hpp"
 
 namespace {
 
@@ -128,13 +128,14 @@ TEST_CASE("no registered placement policy allocates per game once warm") {
 
 TEST_CASE("a run's allocations do not depend on its number of games") {
   auto allocations_of_run = [](std::uint64_t games) {
-    carc::sim::RunRequest req;
-    req.config.games = games;
-    req.config.placement_policy = "random";
-    req.config.scoring_policy = "as-found";
+    carc::sim::MatrixRequest req;
+    req.configs.resize(1);
+    req.configs[0].placement_policy = "random";
+    req.configs[0].scoring_policy = "as-found";
+    req.games = games;
     req.threads = 1;  // the run's work happens on this thread, where the counter is
     CountAllocations c;
-    const auto out = carc::sim::run_games(req);
+    const auto out = carc::sim::play_matrix(req);
     CHECK(out.games_done == games);
     return c.count();
   };

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -176,7 +177,7 @@ Flood flood(const State& s, int tile, int seg) {
     f.tiles.insert(tile);
     for (int dx = -1; dx <= 1; ++dx)
       for (int dy = -1; dy <= 1; ++dy)
-        if ((dx || dy) && s.tile_at(p0.x + dx, p0.y + dy) < 0) f.complete = false;
+        if ((dx || dy) && s.tile_at(p0.x + dx, p0.y + dy) == kNoTile) f.complete = false;
     return f;
   }
   std::vector<SegRef> todo = {{tile, seg}};
@@ -209,7 +210,7 @@ std::vector<std::array<int, 3>> brute_legal(const State& s, int type) {
   for (int i = 0; i < s.tiles_on_board(); ++i)
     for (int d = 0; d < 4; ++d) {
       const int x = s.tile(i).x + kStepX[d], y = s.tile(i).y + kStepY[d];
-      if (s.tile_at(x, y) >= 0) continue;
+      if (s.tile_at(x, y) != kNoTile) continue;
       for (int r = 0; r < 4; ++r) {
         bool ok = true;
         for (int e = 0; e < 4 && ok; ++e) {
@@ -357,8 +358,8 @@ struct CheckedEnv {
       }
     // The meeple: forced when something is free and the supply allows.
     if (!free_model.empty() && supply_before > 0) {
-      ENSURE(p.meeple_seg != 0xFF);
-      if (p.meeple_seg != 0xFF) {
+      ENSURE(p.meeple_seg != kNoSegment);
+      if (p.meeple_seg != kNoSegment) {
         ENSURE(p.meeple_color == s.to_move());
         const std::string name = segment_name(type, p.rot, p.meeple_seg);
         ENSURE(free_model.count(name) == 1);
@@ -367,7 +368,7 @@ struct CheckedEnv {
             meeples.push_back({{idx, int(sg)}, s.to_move()});
       }
     } else {
-      ENSURE(p.meeple_seg == 0xFF);
+      ENSURE(p.meeple_seg == kNoSegment);
     }
     ENSURE(s.forced_without_meeple() == (!free_model.empty() && supply_before == 0));
   }
@@ -409,7 +410,7 @@ struct CheckedEnv {
     ENSURE(e.majority == majority);
     const int awarded = low_in ? majority : 0;
     ENSURE(e.awarded == awarded);
-    const int n_awarded = __builtin_popcount(unsigned(awarded));
+    const int n_awarded = std::popcount(unsigned(awarded));
     for (int c = 0; c < s.colors(); ++c)
       if (awarded >> c & 1) score[std::size_t(c)] += points;
     for (int c = 0; c < s.colors(); ++c) ENSURE(s.score(c) == score[std::size_t(c)]);

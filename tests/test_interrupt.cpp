@@ -1,12 +1,14 @@
-// Ctrl-C (SIGINT) or SIGTERM during `carcsolo run`: the workers stop, and the games finished
-// so far are written as a results file marked partial, covering an exact game range that a
-// fresh run of that range reproduces.
+// Ctrl-C (SIGINT) or SIGTERM during `carcsolo run`, `compare` or `sweep`: the workers
+// stop, and the games finished so far are written as a file marked partial, covering an
+// exact game range that a fresh run of that range reproduces.
 #include <doctest/doctest.h>
 
 #include <chrono>
 #include <csignal>
+#include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -75,5 +77,36 @@ TEST_CASE("an interrupted run writes an exact, reproducible partial result") {
     CHECK_FALSE(again.contains("partial"));
     CHECK(carc::sim::Accumulator::from_json(again) == acc);
     CHECK(comparable(again) == comparable(doc));
+  }
+}
+
+TEST_CASE("an interrupted compare or sweep writes an exact, reproducible partial file") {
+  // One scheduler and one interruption path for every command: the file covers a prefix
+  // of the range that a fresh command over that range reproduces.
+  const std::vector<std::vector<std::string>> commands = {
+      {"compare", "--scoring", "as-found", "--scoring", "random", "--seed", "5"},
+      {"sweep", "--meeples", "3,5", "--colors", "3", "--seed", "5"}};
+  for (const auto& command : commands) {
+    CAPTURE(command[0]);
+    TempDir d;
+    auto args = command;
+    args.insert(args.end(), {"--games", "1000000000", "--first-game", "77", "--threads", "2",
+                             "-q", "--out", "p.json"});
+    CHECK(interrupted_run(d, args, SIGTERM, 0.5) == 130);
+    CHECK(d.listing() == std::set<std::string>{"p.json", "stdout", "stderr"});
+    const json doc = json::parse(carc::test::read_text(d / "p.json"));
+    CHECK(doc.value("partial", false) == true);
+    const auto games = doc.at("config").at("games").get<std::uint64_t>();
+    CHECK(games >= 2);
+    CHECK(doc.at("runs").at(0).at("games") == games);
+
+    args = command;
+    args.insert(args.end(), {"--games", std::to_string(games), "--first-game", "77",
+                             "--threads", "1", "-q", "--out", "f.json"});
+    REQUIRE(carc::test::run_carcsolo(args, d.path()).status == 0);
+    json fresh = json::parse(carc::test::read_text(d / "f.json")), partial = doc;
+    for (json* j : {&fresh, &partial})
+      for (auto& run : (*j)["runs"]) run = comparable(run);
+    CHECK(comparable(fresh) == comparable(partial));
   }
 }

@@ -1,8 +1,10 @@
-#include <algorithm>
-// Tests of `carcsolo merge` through the built binary: shards of one study merge into the
-// file one run over their union writes; files of different studies, overlapping or
-// non-contiguous ranges are one line and exit status 2, with no output file.
+// Tests of `carcsolo merge` through the built binary: shards of one study (results,
+// compare or sweep files) merge into the file one run over their union writes; files of
+// different kinds or studies, overlapping or non-contiguous ranges are one line and exit
+// status 2, with no output file.
 #include <doctest/doctest.h>
+
+#include <algorithm>
 
 #include <string>
 #include <vector>
@@ -33,11 +35,34 @@ json load(const TempDir& dir, const std::string& name) {
   return json::parse(carc::test::read_text(dir / name));
 }
 
-// What must be equal: everything but timings and the program's identity.
+// What must be equal: everything but timings and the program's identity (of the runs of
+// a compare or sweep file too).
 json content(json doc) {
   doc.erase("performance");
   doc.erase("program");
+  if (doc.contains("runs"))
+    for (auto& run : doc["runs"]) run = content(run);
   return doc;
+}
+
+// `carcsolo COMMAND` (compare or sweep) over games [first, first + games), into `out`.
+Outcome run_matrix(const TempDir& dir, const std::vector<std::string>& command,
+                   std::uint64_t first, std::uint64_t games, const std::string& out) {
+  std::vector<std::string> args = command;
+  args.insert(args.end(), {"--first-game", std::to_string(first), "--games", std::to_string(games),
+                           "--threads", "2", "-q", "--out", out});
+  return carc::test::run_carcsolo(args, dir.path());
+}
+
+const std::vector<std::string> kCompare = {"compare", "--scoring", "as-found", "--scoring",
+                                           "random", "--scoring", "lowest-first", "--seed", "5"};
+const std::vector<std::string> kSweep = {"sweep", "--meeples", "2,4", "--colors", "3..4",
+                                         "--seed", "5", "--target", "mean=4",
+                                         "--target", "total_50=0.01"};
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
 }
 
 Outcome merge(const TempDir& dir, std::vector<std::string> args) {
@@ -97,7 +122,7 @@ TEST_CASE("merge: different studies, overlaps, gaps and bad files are exit 2, no
   const std::vector<Case> cases = {
       {{"a.json", "overlap.json"}, "overlaps"},
       {{"a.json", "gap.json"}, "in no file"},
-      {{"a.json", "seed.json"}, "config.seed"},
+      {{"a.json", "seed.json"}, "results files of different studies (config.seed differs)"},
       {{"a.json", "colors.json"}, "config.colors"},
       {{"a.json", "meeples.json"}, "config.meeples"},
       {{"a.json", "policy.json"}, "config.scoring_policy"},
@@ -117,4 +142,72 @@ TEST_CASE("merge: different studies, overlaps, gaps and bad files are exit 2, no
   }
   CHECK(merge(dir, {"--out", "out.json"}).status == 2);  // no inputs
   CHECK(merge(dir, {"a.json", "b.json", "--out", "out.json", "-q"}).status == 0);
+}
+
+TEST_CASE("merge: compare and sweep shards give the file of one run over their union") {
+  for (const auto& command : {kCompare, kSweep}) {
+    CAPTURE(command[0]);
+    TempDir dir;
+    REQUIRE(run_matrix(dir, command, 10, 290, "a.json").status == 0);
+    REQUIRE(run_matrix(dir, command, 300, 500, "b.json").status == 0);
+    REQUIRE(run_matrix(dir, command, 10, 790, "all.json").status == 0);
+    const Outcome m = merge(dir, {"b.json", "a.json", "--out", "merged.json"});
+    REQUIRE(m.status == 0);
+    CHECK(m.out.find("2 " + command[0] + " files, games [10, 800)") != std::string::npos);
+    const json merged = load(dir, "merged.json");
+    CHECK(content(merged) == content(load(dir, "all.json")));
+    CHECK(merged["performance"]["shards"] == 2);
+    CHECK(content(merged) != content(load(dir, "a.json")));
+  }
+}
+
+TEST_CASE("merge: compare and sweep files of different kinds or studies are exit 2, no file") {
+  TempDir dir;
+  REQUIRE(run_matrix(dir, kCompare, 0, 200, "c.json").status == 0);
+  REQUIRE(run_matrix(dir, kCompare, 100, 200, "c-overlap.json").status == 0);
+  REQUIRE(run_matrix(dir, kCompare, 300, 100, "c-gap.json").status == 0);
+  REQUIRE(run_matrix(dir, with(kCompare, {"--scoring", "best"}), 200, 100, "c-policies.json").status == 0);
+  REQUIRE(run_matrix(dir, with(kCompare, {"--colors", "4"}), 200, 100, "c-colors.json").status == 0);
+  auto reseeded = kCompare;
+  reseeded.back() = "6";
+  REQUIRE(run_matrix(dir, reseeded, 200, 100, "c-seed.json").status == 0);
+  REQUIRE(run_matrix(dir, kSweep, 200, 100, "s.json").status == 0);
+  REQUIRE(run_matrix(dir, kSweep, 0, 200, "s0.json").status == 0);
+  auto meeples = kSweep;
+  meeples[2] = "2,5";
+  REQUIRE(run_matrix(dir, meeples, 200, 100, "s-meeples.json").status == 0);
+  REQUIRE(run_matrix(dir, with(kSweep, {"--target", "mean=5"}), 200, 100, "s-targets.json").status == 0);
+  REQUIRE(run_shard(dir, 200, 100, "r.json").status == 0);
+  json broken = load(dir, "c-gap.json");
+  broken["differences"][0]["wins"] = 1000000;
+  carc::test::write_text(dir / "c-broken.json", broken.dump());
+
+  struct Case {
+    std::vector<std::string> inputs;
+    std::vector<std::string> says;
+  };
+  const std::vector<Case> cases = {
+      {{"c.json", "c-overlap.json"}, {"overlaps"}},
+      {{"c.json", "c-gap.json"}, {"in no file"}},
+      {{"c.json", "c-policies.json"}, {"compare files", "config.policies differs"}},
+      {{"c.json", "c-colors.json"}, {"compare files", "config.colors differs"}},
+      {{"c.json", "c-seed.json"}, {"compare files", "config.seed differs"}},
+      {{"c.json", "s.json"}, {"s.json is a sweep file", "c.json a compare file"}},
+      {{"c.json", "r.json"}, {"r.json is a results file"}},
+      {{"c.json", "c-broken.json"}, {"c-broken.json", "differences[0]"}},
+      {{"s0.json", "s-meeples.json"}, {"sweep files", "config.meeples differs"}},
+      {{"s0.json", "s-targets.json"}, {"sweep files", "targets differ"}},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.inputs[1]);
+    const Outcome m = merge(dir, with(c.inputs, {"--out", "out.json"}));
+    CHECK(m.status == 2);
+    CHECK(lines(m.err) == 1);
+    for (const auto& s : c.says) {
+      CAPTURE(m.err);
+      CHECK(m.err.find(s) != std::string::npos);
+    }
+    CHECK(!carc::test::fs::exists(dir / "out.json"));
+  }
+  CHECK(merge(dir, {"s0.json", "s.json", "--out", "out.json", "-q"}).status == 0);
 }

@@ -1,12 +1,13 @@
 // Tests of sim/paired: the exact paired-difference accumulator (expected numbers worked out
-// by hand), the checkpoint rule of --until-ci, and the paired driver on real games.
+// by hand), the checkpoint rule of --until-ci, and the driver's paired differences on real
+// games.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 
 #include "policies/policy.hpp"
-#include "sim/driver/paired.hpp"
+#include "sim/driver/matrix.hpp"
 
 namespace {
 
@@ -114,7 +115,6 @@ TEST_CASE("play_matrix: a policy against itself draws every game") {
   req.configs = {config("random", "random"), config("random", "random")};
   req.first_game = 5;
   req.games = 600;
-  req.paired = true;
   req.threads = 2;
   const auto r = carc::sim::play_matrix(req);
   REQUIRE(r.diff.size() == 1);
@@ -133,7 +133,6 @@ TEST_CASE("play_matrix: a stronger scoring order gives a difference whose CI exc
   MatrixRequest req;
   req.configs = {config("random", "as-found"), config("random", "random")};
   req.games = 2000;
-  req.paired = true;
   req.threads = 2;
   const auto r = carc::sim::play_matrix(req);
   const auto& d = r.diff[0];
@@ -152,7 +151,6 @@ TEST_CASE("play_matrix: greedy placement beats random, game by game") {
   MatrixRequest req;
   req.configs = {config("random", "random"), config("greedy", "random")};
   req.games = 600;
-  req.paired = true;
   req.threads = 2;
   const auto r = carc::sim::play_matrix(req);
   CHECK(r.diff[0].mean() - r.diff[0].ci_half_width() > 0);
@@ -164,7 +162,6 @@ TEST_CASE("play_matrix: the outcome does not depend on the thread count") {
                  config("random", "random")};
   req.configs[2].meeples = 6;
   req.games = 1500;
-  req.paired = true;
   req.threads = 1;
   const auto one = carc::sim::play_matrix(req);
   req.threads = 2;
@@ -177,7 +174,6 @@ TEST_CASE("play_matrix: the outcome does not depend on the thread count") {
 TEST_CASE("MatrixOutcome::append: two halves make the whole") {
   MatrixRequest req;
   req.configs = {config("random", "as-found"), config("random", "random")};
-  req.paired = true;
   req.threads = 2;
   req.games = 700;
   const auto whole = carc::sim::play_matrix(req);

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <bit>
 #include <memory>
 #include <span>
 #include <string>
@@ -264,7 +265,7 @@ TEST_CASE("placement analysis: completion and free segments agree with the engin
         State copy = s;
         std::uint16_t done[kMaxCompleted];
         std::uint8_t free = 0;
-        const int seg = e.free_mask ? __builtin_ctz(e.free_mask) : Move::kNoMeeple;
+        const int seg = e.free_mask ? std::countr_zero(unsigned(e.free_mask)) : Move::kNoMeeple;
         const int n_done = copy.place(type, legal[i], copy.supply(c) ? seg : Move::kNoMeeple, done, &free);
         CHECK(e.free_mask == free);
         CHECK(e.completes == (n_done > 0));

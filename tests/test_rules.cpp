@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -53,7 +54,7 @@ TEST_CASE("set-up: start tile D at (0,0) unrotated, start scores, supplies, unse
   REQUIRE(s.tile_at(0, 0) == 0);
   CHECK(s.tile(0).type == tile_type('D'));
   CHECK(s.tile(0).rot == 0);
-  CHECK(s.tile(0).meeple_seg == 0xFF);
+  CHECK(s.tile(0).meeple_seg == kNoSegment);
   CHECK(s.score(0) == 1);
   CHECK(s.score(1) == 2);
   CHECK(s.score(2) == 3);

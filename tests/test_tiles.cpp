@@ -95,7 +95,7 @@ TEST_CASE("tiles: 24 types named A..X with the counts of rules.md, 72 in all") {
   CHECK(total == 72);
   CHECK(total_tiles(kBaseTiles) == 72);
   CHECK(kStartType == tile_type('D'));
-  CHECK(tile_type('Y') == -1);
+  CHECK(tile_type('Y') == kNoType);
 }
 
 TEST_CASE("tiles: edges and segments of every type under all 4 rotations") {

@@ -13,7 +13,7 @@
 #include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/driver/deal.hpp"
-#include "sim/driver/run.hpp"
+#include "sim/driver/matrix.hpp"
 
 namespace carc::sim {
 namespace {
@@ -53,18 +53,19 @@ struct Rates {
 };
 
 Rates run_rate(RunConfig rc, std::uint64_t games, int threads) {
-  rc.games = games;
-  RunRequest req;
-  req.config = rc;
+  MatrixRequest req;
+  req.configs = {rc};
+  req.first_game = rc.first_game;
+  req.games = games;
   req.threads = threads;
   const double cpu0 = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
-  const RunOutcome out = run_games(req);
+  const MatrixOutcome out = play_matrix(req);
   const double cpu = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
   Rates r;
   r.wall = out.seconds > 0 ? double(out.games_done) / out.seconds : 0.0;
   r.cpu = cpu > 0 ? double(out.games_done) / cpu : 0.0;
-  r.mean_tiles = out.acc.mean_tiles_placed();
-  r.mean_result = out.acc.mean();
+  r.mean_tiles = out.acc[0].mean_tiles_placed();
+  r.mean_result = out.acc[0].mean();
   return r;
 }
 
@@ -169,13 +170,13 @@ struct RecordEnv : SilentHooks {
   }
 };
 
-Recording record_games(const Config& cfg, std::uint64_t games) {
+Recording record_games(const Config& cfg, std::uint64_t games, const char* placement_spec = "random") {
   Recording rec;
   rec.cfg = cfg;
   rec.games = games;
   rec.steps.reserve(games * 20);
   rec.snapshots.reserve(RecordEnv::kSnapshots);
-  auto placement = make_placement_policy("random");
+  auto placement = make_placement_policy(placement_spec);
   for (std::uint64_t g = 0; g < games; ++g) {
     Stacks stacks = deal(cfg.colors, 1, g);
     State s = State::initial(cfg);
@@ -307,6 +308,38 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
            keep(scratch);
          }
          return std::uint64_t(rec.snapshots.size());
+       })});
+  add({"State::copy_from", "ns", "the same, by State::copy_from (only the parts in use)",
+       time_per_op(o.reps, kMinSeconds, [&] {
+         for (const State& snap : rec.snapshots) {
+           scratch.copy_from(snap);
+           keep(scratch);
+         }
+         return std::uint64_t(rec.snapshots.size());
+       })});
+  // The States a search meets: from games of the heuristic (three times as many tiles
+  // placed as random play, so more of the State in use).
+  const Recording late = record_games(cfg, 40, "heuristic");
+  double late_tiles = 0;
+  for (const State& snap : late.snapshots) late_tiles += snap.tiles_on_board();
+  late_tiles /= double(late.snapshots.size());
+  std::string late_what;
+  appendf(late_what, "State assigned from one of %zu States of heuristic games (mean %.1f tiles placed)",
+          late.snapshots.size(), late_tiles);
+  add({"State copy, heuristic games", "ns", late_what, time_per_op(o.reps, kMinSeconds, [&] {
+         for (const State& snap : late.snapshots) {
+           scratch = snap;
+           keep(scratch);
+         }
+         return std::uint64_t(late.snapshots.size());
+       })});
+  add({"State::copy_from, heuristic games", "ns", "the same, by State::copy_from",
+       time_per_op(o.reps, kMinSeconds, [&] {
+         for (const State& snap : late.snapshots) {
+           scratch.copy_from(snap);
+           keep(scratch);
+         }
+         return std::uint64_t(late.snapshots.size());
        })});
 
   // What policies/mc.cpp does per rollout: a copy of the State, the unseen tiles

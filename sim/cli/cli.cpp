@@ -8,6 +8,8 @@
 
 #include "core/state.hpp"
 #include "policies/policy.hpp"
+#include "sim/driver/matrix.hpp"
+#include "sim/driver/mpi.hpp"
 
 #ifndef CARCSOLO_VERSION
 #define CARCSOLO_VERSION "0.0.0"
@@ -50,6 +52,31 @@ double parse_real(const std::string& opt, const std::string& text, double lo, do
     throw UsageError("--" + opt + " must be a number in [" + std::to_string(lo) + ", " +
                      std::to_string(hi) + "] (got '" + text + "')");
   return v;
+}
+
+std::vector<int> parse_int_list(const std::string& opt, const std::string& text, int lo, int hi) {
+  std::vector<int> out;
+  const auto add = [&](int v) {
+    if (std::find(out.begin(), out.end(), v) != out.end())
+      throw UsageError("--" + opt + " lists " + std::to_string(v) + " twice (got '" + text + "')");
+    out.push_back(v);
+  };
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', pos), text.size());
+    const std::string item = text.substr(pos, comma - pos);
+    const std::size_t dots = item.find("..");
+    if (dots == std::string::npos) {
+      add(int(parse_count(opt, item, std::uint64_t(lo), std::uint64_t(hi))));
+    } else {
+      const int a = int(parse_count(opt, item.substr(0, dots), std::uint64_t(lo), std::uint64_t(hi)));
+      const int b = int(parse_count(opt, item.substr(dots + 2), std::uint64_t(lo), std::uint64_t(hi)));
+      if (a > b) throw UsageError("--" + opt + ": empty range '" + item + "'");
+      for (int v = a; v <= b; ++v) add(v);
+    }
+    pos = comma + 1;
+  }
+  return out;
 }
 
 po::variables_map parse(const po::options_description& d, const Args& args,
@@ -101,10 +128,16 @@ int report_interrupted(const std::string& command, const std::string& done, cons
 
 ProgramInfo program_info() { return {"carcsolo", CARCSOLO_VERSION, CARCSOLO_GIT}; }
 
-void GameOptions::add_to(po::options_description& d, bool with_policies) {
+void GameOptions::add_to(po::options_description& d, bool with_policies, bool lists) {
+  if (lists)
+    d.add_options()
+        ("colors", po::value(&colors)->default_value(colors), "colours in play: a list or range of 2..6, e.g. 3,4")
+        ("meeples", po::value(&meeples)->default_value(meeples), "meeples per colour: a list or range of 1..12, e.g. 2..8 or 3,4,6");
+  else
+    d.add_options()
+        ("colors", po::value(&colors)->default_value(colors), "colours in play, 2..6 (the rules: 3; the fourth-colour option: 4)")
+        ("meeples", po::value(&meeples)->default_value(meeples), "meeples per colour, 1..12 (the rules: 4)");
   d.add_options()
-      ("colors", po::value(&colors)->default_value(colors), "colours in play, 2..6 (the rules: 3; the fourth-colour option: 4)")
-      ("meeples", po::value(&meeples)->default_value(meeples), "meeples per colour, 1..12 (the rules: 4)")
       ("seed", po::value(&seed)->default_value(seed), "base seed; game i of seed s is the same game in every run");
   if (with_policies)
     d.add_options()
@@ -125,5 +158,44 @@ RunConfig GameOptions::resolve() const {
   }
   return rc;
 }
+
+std::vector<RunConfig> GameOptions::resolve_grid(std::vector<int>& color_list,
+                                                 std::vector<int>& meeple_list) const {
+  color_list = parse_int_list("colors", colors, kMinColors, kMaxColors);
+  meeple_list = parse_int_list("meeples", meeples, kMinMeeples, kMaxMeeples);
+  GameOptions one = *this;
+  one.colors = std::to_string(color_list[0]);
+  one.meeples = std::to_string(meeple_list[0]);
+  const RunConfig base = one.resolve();
+  std::vector<RunConfig> out;
+  for (int c : color_list)
+    for (int m : meeple_list) {
+      RunConfig rc = base;
+      rc.colors = c;
+      rc.meeples = m;
+      out.push_back(rc);
+    }
+  return out;
+}
+
+RangeOptions::RangeOptions(std::string default_games, std::uint64_t most)
+    : games(std::move(default_games)), threads(std::to_string(default_threads())), limit(most) {}
+
+void RangeOptions::add_to(po::options_description& d, const char* games_help) {
+  d.add_options()
+      ("games", po::value(&games)->default_value(games), games_help)
+      ("first-game", po::value(&first)->default_value(first), "index of the first game (to split a study into shards)")
+      ("threads", po::value(&threads)->default_value(threads), "worker threads per process (default: all cores)");
+}
+
+std::uint64_t RangeOptions::game_count(std::uint64_t at_least) const {
+  return parse_count("games", games, at_least, limit);
+}
+
+std::uint64_t RangeOptions::first_game() const { return parse_count("first-game", first, 0, limit); }
+
+int RangeOptions::thread_count() const { return int(parse_count("threads", threads, 1, 1024)); }
+
+bool writes_output() { return processes::rank() == 0; }
 
 }  // namespace carc::sim

@@ -28,6 +28,8 @@ std::uint64_t parse_count(const std::string& opt, const std::string& text, std::
                           std::uint64_t hi);
 // A real option in [lo, hi].
 double parse_real(const std::string& opt, const std::string& text, double lo, double hi);
+// "2..8", "3,4", "2..4,6": distinct integers in [lo, hi], in the order given.
+std::vector<int> parse_int_list(const std::string& opt, const std::string& text, int lo, int hi);
 
 // Arguments that are not options are a UsageError unless `positional` takes them.
 po::variables_map parse(const po::options_description& d, const Args& args,
@@ -53,10 +55,30 @@ int report_interrupted(const std::string& command, const std::string& done, cons
 struct GameOptions {
   std::string colors = "3", meeples = "4", seed = "1";
   std::string placement = "random", scoring = "random";
-  void add_to(po::options_description& d, bool with_policies = true);
+  // `lists`: --colors and --meeples take lists and ranges such as 3,4 or 2..8 (sweep).
+  void add_to(po::options_description& d, bool with_policies = true, bool lists = false);
   // Validated and canonical (policy specs with every parameter spelled out).
   RunConfig resolve() const;
+  // With lists: one configuration per (colours, meeples) pair, colours outer; the lists
+  // themselves in `color_list` and `meeple_list`.
+  std::vector<RunConfig> resolve_grid(std::vector<int>& color_list,
+                                      std::vector<int>& meeple_list) const;
 };
+
+// The options every command over a game range takes: --games (its default given),
+// --first-game, --threads. --games and --first-game are at most `limit`.
+struct RangeOptions {
+  std::string games, first = "0", threads;
+  std::uint64_t limit;
+  RangeOptions(std::string default_games, std::uint64_t limit);
+  void add_to(po::options_description& d, const char* games_help);
+  std::uint64_t game_count(std::uint64_t at_least) const;
+  std::uint64_t first_game() const;
+  int thread_count() const;
+};
+
+// Under mpirun every process plays its share; only process 0 writes files and prints.
+bool writes_output();
 
 // The subcommands. Each returns the process exit status.
 int cmd_run(const Args& args);

@@ -8,7 +8,7 @@
 #include "sim/bench/bench.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/log/io.hpp"
-#include "sim/driver/run.hpp"
+#include "sim/driver/matrix.hpp"
 
 namespace carc::sim {
 

@@ -9,14 +9,13 @@
 
 #include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"
+#include "sim/cli/matrix_files.hpp"
+#include "sim/driver/matrix.hpp"
+#include "sim/driver/mpi.hpp"
 #include "sim/log/io.hpp"
-#include "sim/driver/paired.hpp"
-#include "sim/driver/run.hpp"
 
 namespace carc::sim {
 namespace {
-
-constexpr const char* kCompareFormat = "carcassonne-solo-compare/1";
 
 std::string label(const RunConfig& c) { return c.placement_policy + " / " + c.scoring_policy; }
 
@@ -46,16 +45,14 @@ std::vector<RunConfig> policy_configs(const RunConfig& base, std::vector<std::st
   return out;
 }
 
-double widest_half_width(const std::vector<PairedDiff>& diff) {
-  double w = 0;
-  for (const auto& d : diff) w = std::max(w, d.ci_half_width());
-  return w;
-}
-
 std::string fmt(const char* f, double a, double b) {
   char buf[96];
   std::snprintf(buf, sizeof buf, f, a, b);
   return buf;
+}
+
+std::string difference_text(const MatrixOutcome& o) {
+  return fmt("difference %+.3f ± %.3f", o.diff[0].mean(), o.diff[0].ci_half_width());
 }
 
 void print_summary(std::ostream& os, const std::vector<RunConfig>& cfg, const MatrixOutcome& r,
@@ -91,21 +88,19 @@ void print_summary(std::ostream& os, const std::vector<RunConfig>& cfg, const Ma
 
 int cmd_compare(const Args& args) {
   GameOptions g;
+  RangeOptions range("10000", UINT64_MAX / 4);
   std::vector<std::string> placement, scoring;
-  std::string games = "10000", first = "0", threads = std::to_string(default_threads());
   std::string until_ci, max_games = "1000000", out;
   po::options_description d(
       "carcsolo compare: play policies on the same seeded games and report paired differences\n\nOptions");
   d.add_options()("help,h", "show this help")
       ("placement", po::value(&placement)->composing(), "placement policy spec; give it once per policy compared (default random)")
-      ("scoring", po::value(&scoring)->composing(), "scoring-order policy spec; once per policy, or once for all (default random)")
-      ("games", po::value(&games)->default_value(games), "games per policy, >= 2 (with --until-ci: the first batch)")
-      ("first-game", po::value(&first)->default_value(first), "index of the first game");
+      ("scoring", po::value(&scoring)->composing(), "scoring-order policy spec; once per policy, or once for all (default random)");
+  range.add_to(d, "games per policy, >= 2 (with --until-ci: the first batch)");
   g.add_to(d, false);
   d.add_options()
       ("until-ci", po::value(&until_ci), "play on in batches until every difference's 95% CI half-width is <= W")
       ("max-games", po::value(&max_games)->default_value(max_games), "with --until-ci: at most this many games")
-      ("threads", po::value(&threads)->default_value(threads), "worker threads (default: all cores)")
       ("out", po::value(&out), "write the comparison JSON (carcassonne-solo-compare/1) to FILE")
       ("quiet,q", "no summary on stdout");
   const auto vm = parse(d, args);
@@ -114,86 +109,45 @@ int cmd_compare(const Args& args) {
               << "Example: carcsolo compare --placement random --placement greedy --games 100000\n";
     return 0;
   }
-  const RunConfig base = g.resolve();
-  const std::vector<RunConfig> cfg = policy_configs(base, placement, scoring);
-  const std::uint64_t first_game = parse_count("first-game", first, 0, UINT64_MAX / 4);
-  const std::uint64_t batch = parse_count("games", games, 2, UINT64_MAX / 4);
+  MatrixStudy study;
+  study.format = kCompareFormat;
+  study.configs = policy_configs(g.resolve(), placement, scoring);
+  study.first_game = range.first_game();
+  const std::uint64_t batch = range.game_count(2);
   const bool adaptive = vm.count("until-ci") > 0;
   const double target = adaptive ? parse_real("until-ci", until_ci, 1e-9, 1e9) : 0;
   std::uint64_t cap = batch;
   if (adaptive)
     cap = vm["max-games"].defaulted() ? std::max<std::uint64_t>(batch, 1000000)
                                       : parse_count("max-games", max_games, batch, UINT64_MAX / 4);
-  const int n_threads = int(parse_count("threads", threads, 1, 1024));
-
-  AtomicFile out_file;  // opened now: a bad path fails before the work
-  if (!out.empty()) out_file = open_output("out", out);
-
-  const bool progress = ::isatty(STDERR_FILENO);
-  install_stop_handlers();
-  MatrixOutcome total;
-  for (std::uint64_t goal = batch;;) {
-    MatrixRequest req;
-    req.configs = cfg;
-    req.first_game = first_game + total.games_done;
-    req.games = goal - total.games_done;
-    req.paired = true;
-    req.threads = n_threads;
-    req.stop = &g_stop;
-    if (progress)
-      req.progress = [&total, target](const MatrixOutcome& part) {
-        PairedDiff d = part.diff[0];
-        if (!total.diff.empty()) d.merge(total.diff[0]);
-        std::string s = fmt("difference %+.3f +- %.3f", d.mean(), d.ci_half_width());
-        if (target > 0)
-          s += fmt("  (target +- %g, %.0f games so far)", target, double(total.games_done + part.games_done));
-        return s;
-      };
-    total.append(play_matrix(req));
-    if (total.partial || !adaptive) break;
-    const double w = widest_half_width(total.diff);
-    if (w <= target || total.games_done >= cap) break;
-    goal = next_checkpoint(total.games_done, w, target, batch, cap);
+  if (adaptive) {
+    study.until_ci = target;
+    study.max_games = cap;
   }
+  MatrixRequest req;
+  req.configs = study.configs;
+  req.first_game = study.first_game;
+  req.games = cap;
+  req.threads = range.thread_count();
+  req.stop = &g_stop;
+  if (::isatty(STDERR_FILENO)) req.progress = difference_text;
+
+  const bool writer = writes_output();
+  AtomicFile out_file;  // opened now: a bad path fails before the work
+  if (!out.empty() && writer) out_file = open_output("out", out);
+  install_stop_handlers();
+  // Without --until-ci, the one batch is all games: the rule stops after it.
+  const MatrixOutcome total = play_until_ci(req, CiGoal{target, batch, widest_difference_width});
   restore_default_handlers();
+  if (!writer) return total.partial ? 130 : 0;
 
   if (out_file.is_open()) {
-    const ProgramInfo program = program_info();
-    nlohmann::json policies = nlohmann::json::array();
-    nlohmann::json runs = nlohmann::json::array();
-    nlohmann::json diffs = nlohmann::json::array();
-    for (std::size_t k = 0; k < cfg.size(); ++k) {
-      policies.push_back({{"placement_policy", cfg[k].placement_policy},
-                          {"scoring_policy", cfg[k].scoring_policy}});
-      runs.push_back(total.run_json(cfg[k], first_game, program, n_threads, k));
-    }
-    for (std::size_t k = 1; k < cfg.size(); ++k) {
-      auto j = total.diff[k - 1].to_json();
-      j["first"] = 0;
-      j["second"] = k;
-      diffs.push_back(j);
-    }
-    nlohmann::json doc = {
-        {"format", kCompareFormat},
-        {"program", {{"name", program.name}, {"version", program.version}, {"git", program.git}}},
-        {"config",
-         {{"colors", base.colors},
-          {"meeples", base.meeples},
-          {"seed", base.seed},
-          {"first_game", first_game},
-          {"games", total.games_done},
-          {"policies", policies},
-          {"until_ci", adaptive ? nlohmann::json(target) : nlohmann::json(nullptr)},
-          {"max_games", adaptive ? nlohmann::json(cap) : nlohmann::json(nullptr)}}},
-        {"runs", runs},
-        {"difference", diffs[0]},
-        {"differences", diffs},
-        {"performance", {{"threads", n_threads}, {"seconds", total.seconds}}}};
-    if (total.partial) doc["partial"] = true;
+    auto doc = matrix_document(study, total, req.threads);
+    if (processes::count() > 1) doc["performance"]["processes"] = processes::count();
     out_file.write(doc.dump(2) + "\n");
     out_file.commit();
   }
-  if (!vm.count("quiet")) print_summary(std::cout, cfg, total, first_game, n_threads);
+  if (!vm.count("quiet")) print_summary(std::cout, study.configs, total, study.first_game, req.threads);
   if (total.partial)
     return report_interrupted("compare", std::to_string(total.games_done) + " games", out);
   return 0;

@@ -1,41 +1,58 @@
-// carcsolo merge: results files of shards of one study (same config and seed, game
-// ranges that together form one contiguous range) into the file one run over the union
-// writes (results-format.md: equal but for `performance` and `program`).
+// carcsolo merge: files of shards of one study (same configurations and seed, game ranges
+// that together form one contiguous range) into the file one run over the union writes
+// (equal but for `performance` and `program`). Results, compare and sweep files alike.
 #include <algorithm>
 #include <fstream>
 #include <iostream>
 
 #include "sim/cli/cli.hpp"
+#include "sim/cli/matrix_files.hpp"
 #include "sim/log/io.hpp"
 
 namespace carc::sim {
 namespace {
 
 struct Shard {
-  std::string path;
-  RunConfig config;
+  std::string path, kind;  // kind: "results", "compare" or "sweep"
+  std::uint64_t first_game = 0, games = 0;
+  RunConfig config;  // results files
   Accumulator acc;
   double seconds = 0;
   int threads = 0;
+  MatrixFile matrix;  // compare and sweep files
 };
 
-Shard read_shard(const std::string& path) {
+nlohmann::json read_json(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw UsageError("cannot read " + path);
-  nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(in);
+    return nlohmann::json::parse(in);
   } catch (const std::exception& e) {  // also a read error: a directory, say
     throw UsageError(path + ": not JSON (" + e.what() + ")");
   }
+}
+
+Shard read_shard(const std::string& path) {
+  const nlohmann::json doc = read_json(path);
+  const std::string format = doc.is_object() ? doc.value("format", "") : "";
   Shard s;
   s.path = path;
   try {
+    if (format == kCompareFormat || format == kSweepFormat) {
+      s.kind = format == kCompareFormat ? "compare" : "sweep";
+      s.matrix = read_matrix_file(doc);
+      s.first_game = s.matrix.study.first_game;
+      s.games = s.matrix.outcome.games_done;
+      return s;
+    }
+    s.kind = "results";
     s.config = run_config_from_json(doc);
     s.acc = Accumulator::from_json(doc);
   } catch (const std::exception& e) {
     throw UsageError(path + ": " + e.what());
   }
+  s.first_game = s.config.first_game;
+  s.games = s.config.games;
   const auto perf = doc.find("performance");
   if (perf != doc.end() && perf->is_object()) {
     s.seconds = perf->value("seconds", 0.0);
@@ -45,66 +62,44 @@ Shard read_shard(const std::string& path) {
 }
 
 std::string range_text(const Shard& s) {
-  return "[" + std::to_string(s.config.first_game) + ", " +
-         std::to_string(s.config.first_game + s.config.games) + ")";
+  return "[" + std::to_string(s.first_game) + ", " + std::to_string(s.first_game + s.games) + ")";
 }
 
-// The first key in which two configs differ, or "" when they are of one study.
-std::string config_difference(const RunConfig& a, const RunConfig& b) {
-  if (a.colors != b.colors) return "colors";
-  if (a.meeples != b.meeples) return "meeples";
-  if (a.tileset != b.tileset) return "tileset";
-  if (a.placement_policy != b.placement_policy) return "placement_policy";
-  if (a.scoring_policy != b.scoring_policy) return "scoring_policy";
-  if (a.seed != b.seed) return "seed";
-  return "";
-}
-
-}  // namespace
-
-int cmd_merge(const Args& args) {
-  std::vector<std::string> inputs;
-  std::string out;
-  po::options_description d(
-      "carcsolo merge: join results files of shards of one study (same config and seed,\n"
-      "game ranges that together are contiguous) into the file of their union\n\n"
-      "usage: carcsolo merge FILE... [--out FILE]\n\nOptions");
-  d.add_options()("help,h", "show this help")
-      ("out", po::value(&out), "write the merged results JSON to FILE (otherwise: a summary only)")
-      ("quiet,q", "no summary on stdout")
-      ("input", po::value(&inputs), "results files (positional)");
-  po::positional_options_description pos;
-  pos.add("input", -1);
-  const auto vm = parse(d, args, pos);
-  if (vm.count("help")) {
-    std::cout << d << "\nExample: carcsolo merge shard-*.json --out all.json\n";
-    return 0;
-  }
-  if (inputs.empty()) throw UsageError("no input files (usage: carcsolo merge FILE... --out FILE)");
-  AtomicFile out_file;  // opened now: a bad path fails before the work
-  if (!out.empty()) out_file = open_output("out", out);
-
-  std::vector<Shard> shards;
-  for (const auto& path : inputs) shards.push_back(read_shard(path));
+// One kind, one study: else a UsageError naming the kind and the difference.
+void check_one_study(const std::vector<Shard>& shards) {
+  const Shard& a = shards[0];
   for (std::size_t i = 1; i < shards.size(); ++i) {
-    const std::string key = config_difference(shards[0].config, shards[i].config);
-    if (!key.empty())
-      throw UsageError(shards[i].path + " and " + shards[0].path + " are of different studies (config." +
-                       key + " differs)");
+    const Shard& b = shards[i];
+    if (b.kind != a.kind)
+      throw UsageError(b.path + " is a " + b.kind + " file, " + a.path + " a " + a.kind +
+                       " file: merge joins files of one kind");
+    const std::string key = a.kind == "results"
+                                ? "config." + config_difference(a.config, b.config)
+                                : study_difference(a.matrix.study, b.matrix.study);
+    if (key != "config." && !key.empty())
+      throw UsageError(b.path + " and " + a.path + " are " + a.kind +
+                       " files of different studies (" + key +
+                       (key == "targets" ? " differ)" : " differs)"));
   }
-  std::stable_sort(shards.begin(), shards.end(), [](const Shard& a, const Shard& b) {
-    return a.config.first_game < b.config.first_game;
-  });
+}
+
+// Sorted by first game, the ranges must follow each other without overlap or gap.
+void check_contiguous(std::vector<Shard>& shards) {
+  std::stable_sort(shards.begin(), shards.end(),
+                   [](const Shard& a, const Shard& b) { return a.first_game < b.first_game; });
   for (std::size_t i = 1; i < shards.size(); ++i) {
     const Shard &a = shards[i - 1], &b = shards[i];
-    const std::uint64_t end = a.config.first_game + a.config.games;
-    if (b.config.first_game < end)
+    const std::uint64_t end = a.first_game + a.games;
+    if (b.first_game < end)
       throw UsageError(b.path + " " + range_text(b) + " overlaps " + a.path + " " + range_text(a));
-    if (b.config.first_game > end)
-      throw UsageError("games [" + std::to_string(end) + ", " + std::to_string(b.config.first_game) +
+    if (b.first_game > end)
+      throw UsageError("games [" + std::to_string(end) + ", " + std::to_string(b.first_game) +
                        ") are in no file (between " + a.path + " and " + b.path + ")");
   }
+}
 
+// performance: the shards' seconds added up (the work, as if run one after another).
+nlohmann::json merge_results(const std::vector<Shard>& shards, std::string& summary) {
   Accumulator all;
   double seconds = 0;
   int threads = 0;
@@ -119,17 +114,72 @@ int cmd_merge(const Args& args) {
   }
   RunConfig config = shards[0].config;
   config.games = all.games();
-  // performance: the shards' seconds added up (the work, as if run one after another).
-  auto doc = all.to_json(config, program_info(), Performance{threads, seconds});
+  summary = all.summary();
+  return all.to_json(config, program_info(), Performance{threads, seconds});
+}
+
+nlohmann::json merge_matrix(const std::vector<Shard>& shards, std::string& summary) {
+  MatrixOutcome all;
+  int threads = 0;
+  for (const auto& s : shards) {
+    all.append(s.matrix.outcome);
+    threads = std::max(threads, s.matrix.threads);
+  }
+  all.partial = false;  // every shard covers exactly its range
+  const MatrixStudy& study = shards[0].matrix.study;
+  for (std::size_t k = 0; k < study.configs.size(); ++k) {
+    const RunConfig& c = study.configs[k];
+    char line[160];
+    std::snprintf(line, sizeof line, "  [%zu] %s / %s, %d colours x %d meeples: mean %.3f +- %.3f\n",
+                  k, c.placement_policy.c_str(), c.scoring_policy.c_str(), c.colors, c.meeples,
+                  all.acc[k].mean(), all.acc[k].ci_half_width());
+    summary += line;
+  }
+  return matrix_document(study, all, threads);
+}
+
+}  // namespace
+
+int cmd_merge(const Args& args) {
+  std::vector<std::string> inputs;
+  std::string out;
+  po::options_description d(
+      "carcsolo merge: join results, compare or sweep files of shards of one study (same\n"
+      "configurations and seed, game ranges that together are contiguous) into the file of\n"
+      "their union\n\n"
+      "usage: carcsolo merge FILE... [--out FILE]\n\nOptions");
+  d.add_options()("help,h", "show this help")
+      ("out", po::value(&out), "write the merged file to FILE (otherwise: a summary only)")
+      ("quiet,q", "no summary on stdout")
+      ("input", po::value(&inputs), "files of one kind (positional)");
+  po::positional_options_description pos;
+  pos.add("input", -1);
+  const auto vm = parse(d, args, pos);
+  if (vm.count("help")) {
+    std::cout << d << "\nExample: carcsolo merge shard-*.json --out all.json\n";
+    return 0;
+  }
+  if (inputs.empty()) throw UsageError("no input files (usage: carcsolo merge FILE... --out FILE)");
+  AtomicFile out_file;  // opened now: a bad path fails before the work
+  if (!out.empty()) out_file = open_output("out", out);
+
+  std::vector<Shard> shards;
+  for (const auto& path : inputs) shards.push_back(read_shard(path));
+  check_one_study(shards);
+  check_contiguous(shards);
+  std::string summary;
+  auto doc = shards[0].kind == "results" ? merge_results(shards, summary)
+                                         : merge_matrix(shards, summary);
   doc["performance"]["shards"] = shards.size();
   if (out_file.is_open()) {
     out_file.write(doc.dump(2) + "\n");
     out_file.commit();
   }
+  const std::uint64_t first = shards.front().first_game, end = shards.back().first_game + shards.back().games;
   if (!vm.count("quiet"))
-    std::cout << "carcsolo merge: " << shards.size() << " files, games " << "["
-              << config.first_game << ", " << config.first_game + config.games << ")\n"
-              << all.summary();
+    std::cout << "carcsolo merge: " << shards.size() << " " << shards[0].kind << " files, games ["
+              << first << ", " << end << ")\n"
+              << summary;
   return 0;
 }
 

@@ -1,8 +1,12 @@
-// carcsolo: the command line. Every user mistake becomes one line on stderr and exit 2.
+// carcsolo: the command line. Every user mistake becomes one line on stderr and exit 2; an
+// internal error (a broken invariant, an exception in a worker thread) one line
+// "internal error: ..." and exit 3. Either way no output file is left behind.
 #include <iostream>
+#include <stdexcept>
 #include <string>
 
 #include "sim/cli/cli.hpp"
+#include "sim/driver/errors.hpp"
 
 namespace {
 
@@ -31,6 +35,33 @@ void usage(std::ostream& os) {
   for (const auto& c : kCommands) os << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.help << "\n";
 }
 
+constexpr int kBadInput = 2, kInternalError = 3;
+
+int report(const std::string& cmd, const std::string& what, int status) {
+  std::cerr << "carcsolo " << cmd << ": " << (status == kInternalError ? "internal error: " : "")
+            << what << "\n";
+  return status;
+}
+
+// Bad input arrives as UsageError, or from a library layer as std::invalid_argument (a
+// policy spec) or std::runtime_error (a file that cannot be read); any other logic_error
+// is a broken invariant.
+int run_command(const Command& c, const carc::sim::Args& args) {
+  try {
+    return c.run(args);
+  } catch (const carc::sim::UsageError& e) {
+    return report(c.name, e.what(), kBadInput);
+  } catch (const carc::sim::InternalError& e) {
+    return report(c.name, e.what(), kInternalError);
+  } catch (const std::invalid_argument& e) {
+    return report(c.name, e.what(), kBadInput);
+  } catch (const std::logic_error& e) {
+    return report(c.name, e.what(), kInternalError);
+  } catch (const std::exception& e) {
+    return report(c.name, e.what(), kBadInput);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -47,12 +78,7 @@ int main(int argc, char** argv) {
   }
   for (const auto& c : kCommands) {
     if (cmd != c.name) continue;
-    try {
-      return c.run(args);
-    } catch (const std::exception& e) {
-      std::cerr << "carcsolo " << cmd << ": " << e.what() << "\n";
-      return 2;
-    }
+    return run_command(c, args);
   }
   std::string names;
   for (const auto& c : kCommands) names += (names.empty() ? "" : ", ") + std::string(c.name);

@@ -59,9 +59,6 @@ nlohmann::json colors_json(std::uint8_t mask) {
     if (mask >> c & 1) a.push_back(c);
   return a;
 }
-const char* kind_name(SegKind k) {
-  return k == SegKind::road ? "road" : k == SegKind::city ? "city" : "monastery";
-}
 
 // Records the game log of game-log.md as the game is played.
 struct LogHooks {
@@ -80,7 +77,7 @@ struct LogHooks {
     for (int seg = 0; seg < kMaxSegs; ++seg)
       if (free_mask >> seg & 1) free.push_back(segment_name(type, m.at.rot, seg));
     nlohmann::json meeple = nullptr;
-    if (t.meeple_seg != 0xFF) meeple = segment_name(type, m.at.rot, t.meeple_seg);
+    if (t.meeple_seg != kNoSegment) meeple = segment_name(type, m.at.rot, t.meeple_seg);
     turns.push_back({{"turn", s.turn()}, {"color", s.to_move()},
                      {"tile", std::string(1, tile_name(type))}, {"discarded", false},
                      {"x", int(t.x)}, {"y", int(t.y)}, {"rot", int(t.rot)},
@@ -93,7 +90,7 @@ struct LogHooks {
     for (int c = 0; c < s.colors(); ++c)
       for (int k = 0; k < e.meeples[c]; ++k) meeples.push_back(c);
     turns.back()["scored"].push_back(
-        {{"kind", kind_name(e.kind)}, {"tiles", int(e.tiles)}, {"pennants", int(e.pennants)},
+        {{"kind", std::string(kind_name(e.kind))}, {"tiles", int(e.tiles)}, {"pennants", int(e.pennants)},
          {"points", int(e.points)}, {"meeples", meeples}, {"majority", colors_json(e.majority)},
          {"low_before", int(e.low_before)}, {"awarded", colors_json(e.awarded)},
          {"scores_after", scores_json(s)}});

@@ -5,7 +5,7 @@
 
 #include <cstdlib>
 #include <string>
-#include <vector>
+#include <utility>
 #endif
 
 namespace carc::sim::processes {
@@ -15,7 +15,7 @@ namespace carc::sim::processes {
 int rank() { return 0; }
 int count() { return 1; }
 std::uint64_t max_over_all(std::uint64_t value) { return value; }
-Accumulator combine(const Accumulator& mine) { return mine; }
+void combine(std::vector<Accumulator>&, std::vector<PairedDiff>&) {}
 
 #else
 
@@ -88,23 +88,33 @@ std::uint64_t max_over_all(std::uint64_t value) {
   return out;
 }
 
-Accumulator combine(const Accumulator& mine) {
-  if (!session().active) return mine;
-  // The accumulators travel as results documents: from_json rebuilds them exactly. The
-  // config part only has to be valid.
-  RunConfig config;
-  config.colors = mine.colors() == 0 ? 2 : mine.colors();
-  const std::string text = mine.to_json(config, ProgramInfo{}, Performance{}).dump();
+void combine(std::vector<Accumulator>& acc, std::vector<PairedDiff>& diff) {
+  if (!session().active) return;
+  // Everything travels as one JSON document per process, accumulators as results
+  // documents: from_json rebuilds them exactly. Their config part only has to be valid.
+  nlohmann::json mine = {{"acc", nlohmann::json::array()}, {"diff", nlohmann::json::array()}};
+  for (const auto& a : acc) {
+    RunConfig config;
+    config.colors = a.colors() == 0 ? 2 : a.colors();
+    mine["acc"].push_back(a.to_json(config, ProgramInfo{}, Performance{}));
+  }
+  for (const auto& d : diff) mine["diff"].push_back(d.to_json());
   std::vector<int> sizes;
-  const std::vector<char> all = all_gather(text, sizes);
-  Accumulator sum;
+  const std::vector<char> all = all_gather(mine.dump(), sizes);
+  std::vector<Accumulator> acc_sum(acc.size());
+  std::vector<PairedDiff> diff_sum(diff.size());
   std::size_t at = 0;
   for (int size : sizes) {
-    sum.merge(Accumulator::from_json(
-        nlohmann::json::parse(all.begin() + std::ptrdiff_t(at), all.begin() + std::ptrdiff_t(at + std::size_t(size)))));
+    const auto begin = all.begin() + std::ptrdiff_t(at);
+    const nlohmann::json theirs = nlohmann::json::parse(begin, begin + size);
+    for (std::size_t k = 0; k < acc.size(); ++k)
+      acc_sum[k].merge(Accumulator::from_json(theirs["acc"][k]));
+    for (std::size_t k = 0; k < diff.size(); ++k)
+      diff_sum[k].merge(PairedDiff::from_json(theirs["diff"][k], "diff"));
     at += std::size_t(size);
   }
-  return sum;
+  acc = std::move(acc_sum);
+  diff = std::move(diff_sum);
 }
 
 #endif

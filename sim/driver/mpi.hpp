@@ -7,7 +7,9 @@
 // order (the driver does, since all run the same command).
 #pragma once
 #include <cstdint>
+#include <vector>
 
+#include "sim/stats/paired_diff.hpp"
 #include "sim/stats/stats.hpp"
 
 namespace carc::sim::processes {
@@ -18,8 +20,10 @@ int count();
 // The largest of the processes' values.
 std::uint64_t max_over_all(std::uint64_t value);
 
-// The sum of the processes' accumulators (exact: integer counts), known to every process.
-// Throws std::invalid_argument when processes hold games of different colour counts.
-Accumulator combine(const Accumulator& mine);
+// Replaces each accumulator and paired difference by its sum over the processes (exact:
+// integer counts), the same on every process. Every process passes vectors of the same
+// lengths, entry k of one configuration. Throws std::invalid_argument when processes hold
+// games of different colour counts in one entry.
+void combine(std::vector<Accumulator>& acc, std::vector<PairedDiff>& diff);
 
 }  // namespace carc::sim::processes

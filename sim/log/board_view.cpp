@@ -18,9 +18,6 @@ using nlohmann::json;
   throw std::runtime_error("game log: " + where + ": " + what);
 }
 
-const char* kind_name(SegKind k) {
-  return k == SegKind::road ? "road" : k == SegKind::city ? "city" : "monastery";
-}
 
 // A feature as the log describes it when it is scored.
 struct Signature {
@@ -60,7 +57,7 @@ class Builder {
       const int slot = idx * kMaxSegs + s;
       parent_[slot] = slot;
       if (def.segs[s].kind == SegKind::monastery) {
-        for (int d = 0; d < 8; ++d) open_[slot] += tile_at(t.x + kDx[d], t.y + kDy[d]) < 0;
+        for (int d = 0; d < 8; ++d) open_[slot] += tile_at(t.x + kDx[d], t.y + kDy[d]) == kNoTile;
       } else {
         open_[slot] = std::popcount(o.seg_edges[s]);
       }
@@ -176,7 +173,7 @@ class Builder {
   Signature signature(int root) {
     const ViewTile& t = v_.tiles[root / kMaxSegs];
     const SegDef& def = kBaseTiles[t.type].segs[root % kMaxSegs];
-    Signature g{kind_name(def.kind), 0, 0, {}};
+    Signature g{std::string(kind_name(def.kind)), 0, 0, {}};
     std::vector<int> tiles;
     for (int slot = 0; slot < int(parent_.size()); ++slot) {
       if (parent_[slot] < 0 || find(slot) != root) continue;
@@ -198,7 +195,7 @@ class Builder {
 
 int checked_type(const json& j, const std::string& where) {
   const std::string name = j.get<std::string>();
-  const int type = name.size() == 1 ? tile_type(name[0]) : -1;
+  const int type = name.size() == 1 ? tile_type(name[0]) : kNoType;
   if (type < 0) fail(where, "unknown tile '" + name + "'");
   return type;
 }

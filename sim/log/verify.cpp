@@ -32,9 +32,6 @@ std::string describe(const json* j) {
 }
 std::string describe(const json& j) { return describe(&j); }
 
-const char* kind_name(SegKind k) {
-  return k == SegKind::road ? "road" : k == SegKind::city ? "city" : "monastery";
-}
 json scores_json(const State& s) {
   json a = json::array();
   for (int c = 0; c < s.colors(); ++c) a.push_back(s.score(c));
@@ -220,7 +217,7 @@ class Replayer {
            std::to_string(scored_->size()) + " entries");
     const json& got = (*scored_)[scored_next_++];
     if (!got.is_object()) fail(f, "an object", &got);
-    expect(got, "kind", kind_name(e.kind), f + ".kind");
+    expect(got, "kind", std::string(kind_name(e.kind)), f + ".kind");
     expect(got, "tiles", int(e.tiles), f + ".tiles");
     expect(got, "pennants", int(e.pennants), f + ".pennants");
     expect(got, "points", int(e.points), f + ".points");
@@ -309,7 +306,7 @@ class Replayer {
     const json* tiles = get(e, "tiles");
     const json* pennants = get(e, "pennants");
     const json* meeples = get(e, "meeples");
-    return kind && *kind == kind_name(f.kind) && tiles &&
+    return kind && *kind == std::string(kind_name(f.kind)) && tiles &&
            *tiles == (f.kind == SegKind::monastery ? 9 : int(f.tiles)) && pennants &&
            *pennants == int(f.pennants) && meeples && *meeples == meeples_json(f.meeples);
   }
@@ -328,7 +325,7 @@ class Replayer {
       for (std::size_t i = 0; i < a.size(); ++i) {
         const json& t = a[i];
         const int type = t.is_string() && t.get<std::string>().size() == 1
-                             ? tile_type(t.get<std::string>()[0]) : -1;
+                             ? tile_type(t.get<std::string>()[0]) : kNoType;
         if (type < 0) fail(f + "[" + std::to_string(i) + "]", "a tile letter A..X", &t);
         stacks_[std::size_t(c)].push_back(std::uint8_t(type));
         ++count[std::size_t(type)];

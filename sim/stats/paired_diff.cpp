@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace carc::sim {
 namespace {
@@ -19,6 +20,29 @@ double sample_variance(std::uint64_t n, long double sum, long double sum_sq) {
 
 double half_width(std::uint64_t n, double variance) {
   return n == 0 ? 0.0 : kZ95 * std::sqrt(variance / double(n));
+}
+
+// --- reading: every failure is one line naming the key -----------------------------
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw std::runtime_error("malformed paired difference: " + path + ": " + what);
+}
+
+const nlohmann::json& member(const nlohmann::json& obj, const std::string& path,
+                             const std::string& key) {
+  if (!obj.is_object()) fail(path, "expected an object");
+  const auto it = obj.find(key);
+  if (it == obj.end()) fail(path + "." + key, "missing");
+  return *it;
+}
+
+std::uint64_t read_count(const nlohmann::json& obj, const std::string& path,
+                         const std::string& key) {
+  const nlohmann::json& j = member(obj, path, key);
+  if (j.is_number_unsigned()) return j.get<std::uint64_t>();
+  if (j.is_number_integer() && j.get<std::int64_t>() >= 0)
+    return std::uint64_t(j.get<std::int64_t>());
+  fail(path + "." + key, "expected a non-negative integer");
 }
 
 }  // namespace
@@ -101,6 +125,43 @@ nlohmann::json PairedDiff::to_json() const {
           {"draws", draws_},
           {"losses", losses_},
           {"goals", goals}};
+}
+
+PairedDiff PairedDiff::from_json(const nlohmann::json& doc, const std::string& where) {
+  PairedDiff d;
+  d.games_ = read_count(doc, where, "games");
+  d.sum_sq_ = read_count(doc, where, "sum_of_squares");
+  d.wins_ = read_count(doc, where, "wins");
+  d.draws_ = read_count(doc, where, "draws");
+  d.losses_ = read_count(doc, where, "losses");
+  const nlohmann::json& sum = member(doc, where, "sum");
+  if (!sum.is_number_integer()) fail(where + ".sum", "expected an integer");
+  d.sum_ = sum.get<std::int64_t>();
+  // Every game is a win, a draw or a loss.
+  if (d.wins_ > d.games_ || d.draws_ > d.games_ - d.wins_ ||
+      d.losses_ != d.games_ - d.wins_ - d.draws_)
+    fail(where, "wins, draws and losses do not add up to games");
+  const nlohmann::json& goals = member(doc, where, "goals");
+  if (!goals.is_object() || goals.size() != std::size_t(carc::kGoalCount))
+    fail(where + ".goals", "expected one entry per goal");
+  for (int g = 0; g < carc::kGoalCount; ++g) {
+    const auto i = std::size_t(g);
+    const std::string id(carc::kGoalIds[i]), at = where + ".goals." + id;
+    const nlohmann::json& goal = member(goals, where + ".goals", id);
+    d.only_first_[i] = read_count(goal, at, "only_first");
+    d.only_second_[i] = read_count(goal, at, "only_second");
+    const std::uint64_t first = read_count(goal, at, "first_count");
+    const std::uint64_t second = read_count(goal, at, "second_count");
+    if (first < d.only_first_[i] || second < d.only_second_[i] ||
+        first - d.only_first_[i] != second - d.only_second_[i])
+      fail(at, "counts disagree");
+    d.both_[i] = first - d.only_first_[i];
+    const std::uint64_t rest = d.games_ - std::min(d.games_, d.both_[i]);
+    if (d.both_[i] > d.games_ || d.only_first_[i] > rest ||
+        d.only_second_[i] > rest - d.only_first_[i])
+      fail(at, "counts exceed games");
+  }
+  return d;
 }
 
 std::uint64_t next_checkpoint(std::uint64_t done, double half_width, double target,

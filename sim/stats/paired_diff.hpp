@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -41,6 +42,10 @@ class PairedDiff {
   //   goals: { id: { first_count, second_count, only_first, only_second, difference,
   //                  ci95 } } }
   nlohmann::json to_json() const;
+  // Rebuilds a PairedDiff from to_json's document (exactly: from_json(d.to_json()) == d).
+  // Checks types and that the counts agree with each other; throws std::runtime_error with
+  // one line naming the key (under `where`, e.g. "differences[0]") otherwise.
+  static PairedDiff from_json(const nlohmann::json& doc, const std::string& where);
 
   bool operator==(const PairedDiff&) const = default;
 

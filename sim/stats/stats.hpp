@@ -13,12 +13,13 @@
 #include <nlohmann/json.hpp>
 
 #include "core/goals.hpp"
+#include "core/state.hpp"
 
 namespace carc::sim {
 
-inline constexpr int kMaxColors = 6;
-inline constexpr int kMaxResult = 1023;       // results are 0..kMaxResult
-inline constexpr int kMaxTilesPlaced = 71;    // 72 tiles minus the start tile
+using carc::kMaxColors;
+inline constexpr int kMaxResult = carc::kScoreLimit - 1;  // results are 0..kMaxResult
+inline constexpr int kMaxTilesPlaced = carc::kMaxTiles - 1;  // all but the start tile
 inline constexpr const char* kResultsFormat = "carcassonne-solo-results/1";
 
 // One finished game.

@@ -11,6 +11,7 @@
 #pragma once
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
@@ -105,12 +106,12 @@ class EngineChecker {
     need(s.free_segments(type, p) == free, "free segments equal the brute-force set");
     Move mv;
     mv.at = p;
-    const int nfree = __builtin_popcount(free);
+    const int nfree = std::popcount(unsigned(free));
     if (nfree && s.supply(s.to_move()) > 0) {
       int pick = in_.below(nfree);
       std::uint8_t bits = free;
       while (pick--) bits &= std::uint8_t(bits - 1);
-      mv.seg = std::uint8_t(__builtin_ctz(bits));
+      mv.seg = std::uint8_t(std::countr_zero(unsigned(bits)));
     }
     forced_missing_ = nfree && s.supply(s.to_move()) == 0;
     expected_free_ = free;
@@ -387,7 +388,7 @@ class EngineChecker {
     std::set<std::pair<int, int>> open;
     for (int j = 0; j < s.open_count(); ++j) {
       const OpenCell& o = s.open_cell(j);
-      need(o.cell == cell_of(o.x, o.y) && s.tile_at(o.x, o.y) < 0, "open cells are empty");
+      need(o.cell == cell_of(o.x, o.y) && s.tile_at(o.x, o.y) == kNoTile, "open cells are empty");
       open.insert({o.x, o.y});
     }
     need(open == empty_next && int(open.size()) == s.open_count(), "open cells are the empty neighbours");

@@ -1,0 +1,233 @@
+#include "sim/cli/matrix_files.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "sim/cli/cli.hpp"
+
+namespace carc::sim {
+
+using nlohmann::json;
+
+namespace {
+
+bool is_compare(const MatrixStudy& s) { return s.format == kCompareFormat; }
+
+double value_of(const json& run, const std::string& key) {
+  return key == "mean" ? run["result"]["mean"].get<double>()
+                       : run["goals"][key]["rate"].get<double>();
+}
+
+// Per target, the run that comes closest (the first of equals).
+json closest_runs(const MatrixStudy& study, const json& runs) {
+  json out = json::array();
+  for (const auto& t : study.targets) {
+    std::size_t best = 0;
+    for (std::size_t k = 1; k < runs.size(); ++k)
+      if (std::abs(value_of(runs[k], t.key) - t.value) < std::abs(value_of(runs[best], t.key) - t.value))
+        best = k;
+    out.push_back({{"target", t.key},
+                   {"value", t.value},
+                   {"run", best},
+                   {"colors", study.configs[best].colors},
+                   {"meeples", study.configs[best].meeples},
+                   {"achieved", value_of(runs[best], t.key)}});
+  }
+  return out;
+}
+
+json compare_config(const MatrixStudy& s, std::uint64_t games) {
+  json policies = json::array();
+  for (const auto& c : s.configs)
+    policies.push_back({{"placement_policy", c.placement_policy}, {"scoring_policy", c.scoring_policy}});
+  const RunConfig& c0 = s.configs[0];
+  return {{"colors", c0.colors}, {"meeples", c0.meeples}, {"seed", c0.seed},
+          {"first_game", s.first_game}, {"games", games}, {"policies", policies},
+          {"until_ci", s.until_ci}, {"max_games", s.max_games}};
+}
+
+json sweep_config(const MatrixStudy& s, std::uint64_t games) {
+  const RunConfig& c0 = s.configs[0];
+  return {{"colors", s.colors}, {"meeples", s.meeples},
+          {"placement_policy", c0.placement_policy}, {"scoring_policy", c0.scoring_policy},
+          {"seed", c0.seed}, {"first_game", s.first_game}, {"games", games}};
+}
+
+// --- reading: every failure is one line naming the key -----------------------------
+
+[[noreturn]] void fail(const MatrixStudy& s, const std::string& key, const std::string& what) {
+  throw std::runtime_error(std::string("malformed ") + (is_compare(s) ? "compare" : "sweep") +
+                           " file: " + key + ": " + what);
+}
+
+const json& member(const MatrixStudy& s, const json& obj, const std::string& key) {
+  const auto dot = key.rfind('.');
+  const std::string name = dot == std::string::npos ? key : key.substr(dot + 1);
+  if (!obj.is_object() || !obj.contains(name)) fail(s, key, "missing");
+  return obj[name];
+}
+
+template <class T>
+T read(const MatrixStudy& s, const json& obj, const std::string& key) {
+  try {
+    return member(s, obj, key).get<T>();
+  } catch (const json::exception&) {
+    fail(s, key, "wrong type");
+  }
+}
+
+// runs[k]: its configuration (the range dropped), accumulators and seconds.
+void read_runs(const json& doc, MatrixFile& f, std::uint64_t games) {
+  const json& runs = member(f.study, doc, "runs");
+  if (!runs.is_array() || runs.empty()) fail(f.study, "runs", "expected a non-empty array");
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const std::string at = "runs[" + std::to_string(k) + "]";
+    RunConfig c;
+    try {
+      c = run_config_from_json(runs[k]);
+      f.outcome.acc.push_back(Accumulator::from_json(runs[k]));
+    } catch (const std::runtime_error& e) {
+      fail(f.study, at, e.what());
+    }
+    if (c.first_game != f.study.first_game || c.games != games)
+      fail(f.study, at + ".config", "game range differs from config's");
+    c.first_game = c.games = 0;
+    f.study.configs.push_back(c);
+    const auto perf = runs[k].find("performance");
+    const bool timed = perf != runs[k].end() && perf->is_object();
+    f.outcome.config_seconds.push_back(timed ? perf->value("seconds", 0.0) : 0.0);
+  }
+}
+
+void read_compare(const json& doc, const json& config, MatrixFile& f) {
+  f.study.until_ci = member(f.study, config, "config.until_ci");
+  f.study.max_games = member(f.study, config, "config.max_games");
+  const json& policies = member(f.study, config, "config.policies");
+  if (!policies.is_array() || policies.size() != f.study.configs.size())
+    fail(f.study, "config.policies", "expected one entry per run");
+  for (std::size_t k = 0; k < policies.size(); ++k) {
+    const RunConfig& c = f.study.configs[k];
+    if (c.colors != read<int>(f.study, config, "config.colors") ||
+        c.meeples != read<int>(f.study, config, "config.meeples") ||
+        c.seed != read<std::uint64_t>(f.study, config, "config.seed") ||
+        c.placement_policy != read<std::string>(f.study, policies[k], "placement_policy") ||
+        c.scoring_policy != read<std::string>(f.study, policies[k], "scoring_policy"))
+      fail(f.study, "runs[" + std::to_string(k) + "].config", "differs from config");
+  }
+  const json& diffs = member(f.study, doc, "differences");
+  if (!diffs.is_array() || diffs.size() + 1 != f.study.configs.size())
+    fail(f.study, "differences", "expected one entry per run but the first");
+  for (std::size_t k = 0; k < diffs.size(); ++k) {
+    const std::string at = "differences[" + std::to_string(k) + "]";
+    if (read<std::size_t>(f.study, diffs[k], at + ".first") != 0 ||
+        read<std::size_t>(f.study, diffs[k], at + ".second") != k + 1)
+      fail(f.study, at, "expected run " + std::to_string(k + 1) + " against run 0");
+    f.outcome.diff.push_back(PairedDiff::from_json(diffs[k], at));
+    if (f.outcome.diff.back().games() != f.outcome.games_done) fail(f.study, at + ".games", "differs from config.games");
+  }
+}
+
+void read_sweep(const json& doc, const json& config, MatrixFile& f) {
+  MatrixStudy& s = f.study;
+  s.colors = read<std::vector<int>>(s, config, "config.colors");
+  s.meeples = read<std::vector<int>>(s, config, "config.meeples");
+  if (s.colors.size() * s.meeples.size() != s.configs.size())
+    fail(s, "runs", "expected one run per (colours, meeples) pair");
+  for (std::size_t k = 0; k < s.configs.size(); ++k) {
+    const RunConfig& c = s.configs[k];
+    if (c.colors != s.colors[k / s.meeples.size()] || c.meeples != s.meeples[k % s.meeples.size()] ||
+        c.seed != read<std::uint64_t>(s, config, "config.seed") ||
+        c.placement_policy != read<std::string>(s, config, "config.placement_policy") ||
+        c.scoring_policy != read<std::string>(s, config, "config.scoring_policy"))
+      fail(s, "runs[" + std::to_string(k) + "].config", "differs from config");
+  }
+  const json& targets = member(s, doc, "targets");
+  if (!targets.is_array()) fail(s, "targets", "expected an array");
+  for (const auto& t : targets)
+    s.targets.push_back({read<std::string>(s, t, "targets.target"), read<double>(s, t, "targets.value")});
+}
+
+}  // namespace
+
+json matrix_document(const MatrixStudy& study, const MatrixOutcome& r, int threads) {
+  const ProgramInfo program = program_info();
+  json runs = json::array();
+  for (std::size_t k = 0; k < study.configs.size(); ++k)
+    runs.push_back(r.run_json(study.configs[k], study.first_game, program, threads, k));
+  json doc = {{"format", study.format},
+              {"program", {{"name", program.name}, {"version", program.version}, {"git", program.git}}},
+              {"runs", runs},
+              {"performance", {{"threads", threads}, {"seconds", r.seconds}}}};
+  if (is_compare(study)) {
+    doc["config"] = compare_config(study, r.games_done);
+    json diffs = json::array();
+    for (std::size_t k = 1; k < study.configs.size(); ++k) {
+      auto j = r.diff[k - 1].to_json();
+      j["first"] = 0;
+      j["second"] = k;
+      diffs.push_back(j);
+    }
+    doc["difference"] = diffs[0];
+    doc["differences"] = diffs;
+  } else {
+    doc["config"] = sweep_config(study, r.games_done);
+    doc["targets"] = closest_runs(study, runs);
+  }
+  if (r.partial) doc["partial"] = true;
+  return doc;
+}
+
+MatrixFile read_matrix_file(const json& doc) {
+  MatrixFile f;
+  f.study.format = doc.value("format", "");
+  if (f.study.format != kCompareFormat && f.study.format != kSweepFormat)
+    throw std::runtime_error("not a compare or sweep file (format)");
+  const json& config = member(f.study, doc, "config");
+  f.study.first_game = read<std::uint64_t>(f.study, config, "config.first_game");
+  const auto games = read<std::uint64_t>(f.study, config, "config.games");
+  f.outcome.games_done = games;
+  read_runs(doc, f, games);
+  if (is_compare(f.study))
+    read_compare(doc, config, f);
+  else
+    read_sweep(doc, config, f);
+  const auto perf = doc.find("performance");
+  if (perf != doc.end() && perf->is_object()) {
+    f.outcome.seconds = perf->value("seconds", 0.0);
+    f.threads = perf->value("threads", 0);
+  }
+  return f;
+}
+
+std::string config_difference(const RunConfig& a, const RunConfig& b) {
+  if (a.colors != b.colors) return "colors";
+  if (a.meeples != b.meeples) return "meeples";
+  if (a.tileset != b.tileset) return "tileset";
+  if (a.placement_policy != b.placement_policy) return "placement_policy";
+  if (a.scoring_policy != b.scoring_policy) return "scoring_policy";
+  if (a.seed != b.seed) return "seed";
+  return "";
+}
+
+std::string study_difference(const MatrixStudy& a, const MatrixStudy& b) {
+  if (a.format != b.format) return "format";
+  const bool compare = is_compare(a);
+  if (!compare && a.colors != b.colors) return "config.colors";
+  if (!compare && a.meeples != b.meeples) return "config.meeples";
+  if (a.configs.size() != b.configs.size()) return "config.policies";
+  for (std::size_t k = 0; k < a.configs.size(); ++k) {
+    const std::string key = config_difference(a.configs[k], b.configs[k]);
+    if (key.empty()) continue;
+    const bool policy = key == "placement_policy" || key == "scoring_policy";
+    return "config." + (compare && policy ? std::string("policies") : key);
+  }
+  if (a.until_ci != b.until_ci) return "config.until_ci";
+  if (a.max_games != b.max_games) return "config.max_games";
+  if (a.targets.size() != b.targets.size()) return "targets";
+  for (std::size_t i = 0; i < a.targets.size(); ++i)
+    if (a.targets[i].key != b.targets[i].key || a.targets[i].value != b.targets[i].value)
+      return "targets";
+  return "";
+}
+
+}  // namespace carc::sim

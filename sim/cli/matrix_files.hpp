@@ -1,0 +1,59 @@
+// The files of `compare` (carcassonne-solo-compare/1) and `sweep`
+// (carcassonne-solo-sweep/1): written from a MatrixOutcome by their commands, and read back
+// by `merge`, which joins shards of one study into the file one run over their union
+// writes. One writer for both, so the two cannot drift apart.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/driver/matrix.hpp"
+#include "sim/stats/stats.hpp"
+
+namespace carc::sim {
+
+inline constexpr const char* kCompareFormat = "carcassonne-solo-compare/1";
+inline constexpr const char* kSweepFormat = "carcassonne-solo-sweep/1";
+
+// sweep --target: the option whose `key` (a goal id, or "mean") comes closest to `value`.
+struct Target {
+  std::string key;
+  double value = 0;
+};
+
+// What a compare or sweep file is of, but for its game range.
+struct MatrixStudy {
+  std::string format;                // kCompareFormat or kSweepFormat
+  std::vector<RunConfig> configs;    // one per run, in the file's order
+  std::uint64_t first_game = 0;
+  // compare: --until-ci and --max-games (null without --until-ci).
+  nlohmann::json until_ci, max_games;
+  // sweep: the lists (configs: colours outer, meeples inner) and the targets.
+  std::vector<int> colors, meeples;
+  std::vector<Target> targets;
+};
+
+// The document of `study` over the games of `r`. Performance: `threads` and r's seconds;
+// "partial": true when r is.
+nlohmann::json matrix_document(const MatrixStudy& study, const MatrixOutcome& r, int threads);
+
+// A file read back: its study, its outcome (accumulators, differences, per-run and total
+// seconds) and its threads. Throws std::runtime_error with one line naming the key when
+// the document is malformed or its parts disagree.
+struct MatrixFile {
+  MatrixStudy study;
+  MatrixOutcome outcome;
+  int threads = 0;
+};
+MatrixFile read_matrix_file(const nlohmann::json& doc);
+
+// The first thing in which two files' studies differ ("config.seed", "runs[1].config.
+// placement_policy", "targets", ...), or "" when they are of one study.
+std::string study_difference(const MatrixStudy& a, const MatrixStudy& b);
+
+// The first key in which two runs' configurations differ but for their game range, or "".
+std::string config_difference(const RunConfig& a, const RunConfig& b);
+
+}  // namespace carc::sim

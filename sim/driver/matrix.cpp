@@ -1,0 +1,243 @@
+#include "sim/driver/matrix.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+
+#include "policies/policy.hpp"
+#include "sim/driver/errors.hpp"
+#include "sim/driver/game.hpp"
+#include "sim/driver/mpi.hpp"
+
+namespace carc::sim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Games are played in blocks; block b belongs to process b mod ranks (there is one process
+// unless run under mpirun), whose threads take its blocks in order from one counter: the
+// k-th block of this process is block rank + k * ranks. A block once taken is played
+// whole, so after a stop the processes can agree on the first block none has taken, and
+// each finish their blocks below it: the games played are always a prefix of the range,
+// and a partial file covers an exact game range that a later run can complete. Blocks are
+// small enough to share the range out evenly.
+struct BlockPlan {
+  std::uint64_t games = 0, block = 1, blocks = 0, rank = 0, ranks = 1;
+
+  BlockPlan(std::uint64_t n, int threads, std::size_t configs)
+      : games(n), rank(std::uint64_t(processes::rank())), ranks(std::uint64_t(processes::count())) {
+    const std::uint64_t workers = std::uint64_t(threads) * ranks;
+    const std::uint64_t most = std::max<std::uint64_t>(1, 256 / configs);
+    block = std::clamp<std::uint64_t>(games / (workers * 64), 1, most);
+    blocks = (games + block - 1) / block;
+  }
+  std::uint64_t global(std::uint64_t k) const { return rank + k * ranks; }
+  std::uint64_t begin(std::uint64_t k) const { return global(k) * block; }
+  std::uint64_t end(std::uint64_t k) const { return std::min(games, begin(k) + block); }
+  // How many of this process's blocks lie below block b (all of them: b = blocks).
+  std::uint64_t mine_below(std::uint64_t b) const {
+    return b > rank ? (b - rank + ranks - 1) / ranks : 0;
+  }
+};
+
+// One thread's policies (made per thread: they keep buffers) and accumulators.
+struct Worker {
+  std::vector<std::unique_ptr<PlacementPolicy>> placement;
+  std::vector<std::unique_ptr<ScoringPolicy>> scoring;
+  std::vector<GameOutcome> outcome;
+  MatrixOutcome part;
+
+  explicit Worker(const std::vector<RunConfig>& configs) : outcome(configs.size()) {
+    for (const auto& c : configs) {
+      placement.push_back(make_placement_policy(c.placement_policy));
+      scoring.push_back(make_scoring_policy(c.scoring_policy));
+    }
+    part.acc.resize(configs.size());
+    part.diff.resize(configs.size() - 1);
+    part.config_seconds.resize(configs.size());
+  }
+
+  // Game index `game` under every configuration. `timed`: clock each configuration's
+  // share (only worth its cost when there are several).
+  void play(const std::vector<RunConfig>& configs, std::uint64_t game, bool timed) {
+    for (std::size_t k = 0; k < configs.size(); ++k) {
+      const RunConfig& c = configs[k];
+      const auto start = timed ? Clock::now() : Clock::time_point{};
+      outcome[k] = play_game(GameSpec{Config{c.colors, c.meeples}, c.seed, game},
+                             *placement[k], *scoring[k]);
+      if (timed) part.config_seconds[k] += seconds_since(start);
+      part.acc[k].add(outcome[k]);
+    }
+    for (std::size_t k = 1; k < configs.size(); ++k) part.diff[k - 1].add(outcome[0], outcome[k]);
+  }
+};
+
+// What the threads of one play_matrix call share.
+struct Shared {
+  const MatrixRequest& req;
+  BlockPlan plan;
+  Clock::time_point t0 = Clock::now();
+  std::atomic<std::uint64_t> next{0}, games_done{0};
+  std::vector<MatrixOutcome> parts;  // per thread, filled when it ends
+  alignas(64) FirstError errors;  // read every game: a cache line apart from the counters
+  bool prints = false;  // this process keeps the progress line
+
+  explicit Shared(const MatrixRequest& r)
+      : req(r), plan(r.games, std::max(1, r.threads), r.configs.size()),
+        parts(std::size_t(std::max(1, r.threads))) {
+    prints = req.progress && plan.rank == 0;
+  }
+};
+
+// `so_far` (one thread's games while they are played) stands in for all of them: a fair
+// sample, no locking. `done`: game indices played, of s.plan.games.
+void print_progress(const Shared& s, std::uint64_t done, const MatrixOutcome* so_far) {
+  const auto total = static_cast<unsigned long long>(s.plan.games);
+  if (!so_far || so_far->acc[0].games() == 0) {
+    std::fprintf(stderr, "\r%llu/%llu games   ", static_cast<unsigned long long>(done), total);
+  } else {
+    const double secs = seconds_since(s.t0);
+    const double rate = secs > 0 ? double(done) / secs : 0;
+    const double eta = rate > 0 ? double(s.plan.games - done) / rate : 0;
+    std::fprintf(stderr, "\r%llu/%llu games  %.0f games/s  %s  ETA %.0fs   ",
+                 static_cast<unsigned long long>(done), total, rate,
+                 s.req.progress(*so_far).c_str(), eta);
+  }
+  std::fflush(stderr);
+}
+
+// This thread takes blocks from the counter until the k_end-th, a stop (when stoppable)
+// or another thread's failure. A stop lets the block finish (the games played stay a
+// prefix); a failure does not (nothing played is kept).
+void take_blocks(Shared& s, Worker& w, std::uint64_t k_end, bool stoppable, bool prints) {
+  const bool timed = s.req.configs.size() > 1;
+  auto last_print = Clock::now();
+  for (;;) {
+    if (stoppable && s.req.stop && s.req.stop->load(std::memory_order_relaxed)) break;
+    const std::uint64_t k = s.next.fetch_add(1);
+    if (k >= k_end) break;
+    const std::uint64_t lo = s.plan.begin(k), hi = s.plan.end(k);
+    for (std::uint64_t i = lo; i < hi; ++i) {
+      if (s.errors.failed()) return;
+      w.play(s.req.configs, s.req.first_game + i, timed);
+      if (prints && Clock::now() - last_print > std::chrono::milliseconds(250)) {
+        last_print = Clock::now();
+        print_progress(s, std::min(s.plan.games, s.games_done.load() * s.plan.ranks), &w.part);
+      }
+    }
+    s.games_done += hi - lo;
+  }
+}
+
+// This process's blocks from `next` up to (not including) its k_end-th, on all threads.
+// Nothing escapes the region: the first exception is kept in s.errors.
+void play_blocks(Shared& s, std::uint64_t k_end, bool stoppable) {
+#pragma omp parallel num_threads(int(s.parts.size()))
+  {
+    const int tid = omp_get_thread_num();
+    try {
+      Worker w(s.req.configs);
+      take_blocks(s, w, k_end, stoppable, s.prints && stoppable && tid == 0);
+      s.parts[std::size_t(tid)].append(w.part);
+    } catch (...) {
+      s.errors.capture();
+    }
+  }
+}
+
+// Every process learns whether any failed; all throw if one did (the others would
+// otherwise wait for it in the next collective call).
+void agree_on_failure(const FirstError& errors) {
+  if (processes::max_over_all(errors.failed() ? 1 : 0) == 0) return;
+  errors.rethrow_if_failed();
+  throw InternalError("another process of the MPI job failed");
+}
+
+MatrixOutcome sum_of_parts(const Shared& s) {
+  const std::size_t n_cfg = s.req.configs.size();
+  MatrixOutcome out;
+  out.acc.resize(n_cfg);
+  out.diff.resize(n_cfg - 1);
+  out.config_seconds.assign(n_cfg, 0.0);
+  for (const auto& p : s.parts) {
+    if (p.acc.empty()) continue;  // a thread that never ran
+    for (std::size_t k = 0; k < n_cfg; ++k) {
+      out.acc[k].merge(p.acc[k]);
+      out.config_seconds[k] += p.config_seconds[k] / double(s.parts.size());
+    }
+    for (std::size_t k = 0; k + 1 < n_cfg; ++k) out.diff[k].merge(p.diff[k]);
+  }
+  return out;
+}
+
+}  // namespace
+
+void MatrixOutcome::append(const MatrixOutcome& next) {
+  if (acc.empty()) {
+    *this = next;
+    return;
+  }
+  for (std::size_t k = 0; k < acc.size(); ++k) {
+    acc[k].merge(next.acc[k]);
+    config_seconds[k] += next.config_seconds[k];
+  }
+  for (std::size_t k = 0; k < diff.size(); ++k) diff[k].merge(next.diff[k]);
+  games_done += next.games_done;
+  seconds += next.seconds;
+  partial = next.partial;
+}
+
+nlohmann::json MatrixOutcome::run_json(const RunConfig& config, std::uint64_t first_game,
+                                       const ProgramInfo& program, int threads,
+                                       std::size_t k) const {
+  RunConfig c = config;
+  c.first_game = first_game;
+  c.games = acc[k].games();
+  auto doc = acc[k].to_json(c, program, Performance{threads, config_seconds[k]});
+  if (partial) doc["partial"] = true;
+  return doc;
+}
+
+int default_threads() { return std::max(1, omp_get_num_procs()); }
+
+MatrixOutcome play_matrix(const MatrixRequest& req) {
+  if (req.configs.empty()) throw std::invalid_argument("play_matrix: no configuration");
+  Shared s(req);
+  if (s.prints) print_progress(s, 0, nullptr);
+  const std::uint64_t mine = s.plan.mine_below(s.plan.blocks);
+  play_blocks(s, mine, true);
+  agree_on_failure(s.errors);
+  // After a stop: every process completes its blocks below the first one not taken by
+  // all (nothing to do without a stop, or with one process).
+  const std::uint64_t taken = std::min(s.next.load(), mine);
+  const std::uint64_t first_untaken =
+      processes::max_over_all(std::min(s.plan.blocks, s.plan.global(taken)));
+  const std::uint64_t k_end = s.plan.mine_below(first_untaken);
+  if (k_end > taken) {
+    s.next = taken;
+    play_blocks(s, k_end, false);
+  }
+  agree_on_failure(s.errors);
+
+  MatrixOutcome out = sum_of_parts(s);
+  processes::combine(out.acc, out.diff);
+  out.seconds = seconds_since(s.t0);
+  if (out.acc.size() == 1) out.config_seconds[0] = out.seconds;
+  out.games_done = out.acc[0].games();
+  out.partial = out.games_done < req.games;
+  if (s.prints) {  // the line's last state: every process's games
+    print_progress(s, out.games_done, &out);
+    std::fprintf(stderr, "\n");
+  }
+  return out;
+}
+
+}  // namespace carc::sim

@@ -1,0 +1,309 @@
+// The heuristic's terms one by one (policies/heuristic_terms.hpp, HeuristicEvaluator::terms):
+// on scripted boards, each term's sign and its exact value (or bounds, where it rests on
+// chances), and on the positions of seeded games that the terms add up to what
+// evaluate() gives.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/turn.hpp"
+#include "policies/heuristic.hpp"
+#include "policies/lookahead.hpp"
+#include "sim/driver/deal.hpp"
+#include "tests/scenario.hpp"
+
+namespace {
+
+using namespace carc;
+
+const HeuristicWeights kDefaults{};
+
+// The move "TILE x y rot [segment]" for the colour to move, drawn from the unseen tiles
+// first (as the turn would).
+struct Candidate {
+  State state;
+  int type = 0;
+  Move move;
+};
+
+Candidate candidate(const State& s, std::string_view line) {
+  const test::Line l = test::parse_line(line);
+  Candidate c{s, tile_type(l.tile), Move{}};
+  REQUIRE(c.state.unseen(c.type) > 0);
+  c.state.draw(c.type);
+  Placement legal[kMaxPlacements];
+  const int n = c.state.legal_placements(c.type, legal);
+  bool found = false;
+  for (int i = 0; i < n; ++i)
+    if (legal[i].x == l.x && legal[i].y == l.y && legal[i].rot == l.rot) {
+      c.move.at = legal[i];
+      found = true;
+    }
+  REQUIRE_MESSAGE(found, line << " is not legal");
+  if (!l.meeple.empty()) {
+    const int seg = test::segment_index(c.type, l.rot, l.meeple);
+    REQUIRE(seg >= 0);
+    c.move.seg = std::uint8_t(seg);
+  }
+  return c;
+}
+
+HeuristicTerms terms_of(const State& s, std::string_view line, const HeuristicWeights& w = kDefaults) {
+  const Candidate c = candidate(s, line);
+  HeuristicEvaluator eval(w);
+  return eval.terms(c.state, c.type, c.move);
+}
+
+// Unseen tiles the colour to move next could place with no free segment: some open cell
+// and rotation where the tile fits and each of its road and city segments touches a side
+// whose neighbouring feature holds a meeple; no monastery (heuristic.hpp, `absorb`).
+// Read off a State by brute force.
+int absorbing_unseen(const State& s) {
+  int count = 0;
+  for (int t = 0; t < kTileTypes; ++t) {
+    if (s.unseen(t) == 0 || kMonasterySeg[t] != kNoSeg) continue;
+    bool placeable = false;
+    for (int j = 0; j < s.open_count() && !placeable; ++j) {
+      const OpenCell& oc = s.open_cell(j);
+      unsigned occupied = 0;
+      for (int d = 0; d < 4; ++d) {
+        const int v = s.tile_at(oc.x + kDx[d], oc.y + kDy[d]);
+        if (v == kNoTile) continue;
+        const PlacedTile& u = s.tile(v);
+        const int us = kOriented[u.type][u.rot].seg[opposite(d)];
+        if (us != kNoSeg && s.feature(s.feature_of(v, us)).meeple_total > 0) occupied |= 1u << d;
+      }
+      for (int r = 0; r < 4 && !placeable; ++r) {
+        if (!(kFits[oc.code][t] >> r & 1)) continue;
+        bool each = true;
+        for (int sg = 0; sg < kBaseTiles[t].nseg; ++sg)
+          each &= (kOriented[t][r].seg_edges[sg] & occupied) != 0;
+        placeable = each;
+      }
+    }
+    if (placeable) count += s.unseen(t);
+  }
+  return count;
+}
+
+}  // namespace
+
+// The start tile D at (0, 0): a city edge to the north, a road from west to east.
+
+TEST_CASE("heuristic term compact: compact per tile among the 8 cells around") {
+  test::Game g;
+  HeuristicTerms t = terms_of(g.state(), "U 1 0 1 road:E,W");
+  CHECK(t.compact == 0.3 * 1);  // the start tile only
+  g.turn("U 1 0 1 road:E,W");
+  g.turn("E 1 -1 0 city:N");
+  t = terms_of(g.state(), "E 0 -1 2 city:S");  // beside D, U and the E at (1, -1)
+  CHECK(t.compact == 0.3 * 3);
+  CHECK(t.compact > 0);
+  HeuristicWeights none;
+  none.compact = 0;
+  CHECK(terms_of(g.state(), "E 0 -1 2 city:S", none).compact == 0);
+}
+
+TEST_CASE("heuristic terms scores and supply: exact after a move that completes a city") {
+  // Colour 0 (score 1, the lowest) closes D's city with E and its meeple: 2 tiles, 4
+  // points, awarded to colour 0, the meeple back at once. Scores 5, 2, 3; nothing with a
+  // meeple stays on the board, so nothing more is expected.
+  test::Game g;
+  const HeuristicTerms t = terms_of(g.state(), "E 0 -1 2 city:S");
+  CHECK_FALSE(t.ended);
+  CHECK(t.scores == 0.5 * 2.0 + 0.5 * 10.0 / 3);  // low 2, mean 10/3
+  CHECK(t.supply == 2.0 * 12);                     // 12 meeples in supply, none on the board
+  CHECK(t.empty == 0);
+  CHECK(t.one == 0);
+  CHECK(t.urgent == 0);
+  CHECK(t.sink == 0);  // D's city held no meeple, and the meeple's city has no open edge
+}
+
+TEST_CASE("heuristic terms scores and supply: a meeple on an unfinished road is worth its chances") {
+  // Colour 0 puts a meeple on a 2-tile road with two open ends: it can expect up to the
+  // road's 2 points (it is the lowest colour: full award weight) and its meeple back,
+  // each with a chance strictly between 0 and 1.
+  test::Game g;
+  const HeuristicTerms t = terms_of(g.state(), "U 1 0 1 road:E,W");
+  // Expected scores (1 + gain, 2, 3) with 0 < gain < 2: low in (1, 2], mean in (2, 8/3).
+  CHECK(t.scores > 0.5 * 1 + 0.5 * 6.0 / 3);
+  CHECK(t.scores < 0.5 * 2 + 0.5 * 8.0 / 3);
+  // 11 meeples in supply, and the one on the road back with some chance (worth <= 2).
+  CHECK(t.supply > 2.0 * 11);
+  CHECK(t.supply < 2.0 * 12);
+}
+
+TEST_CASE("heuristic terms empty, one and urgent: penalties for the supplies after the move") {
+  test::Game g;
+  // Colour 0 places its last meeple: supplies 0, 0, 2. Two empty supplies, and colour 1,
+  // next to move, has none.
+  StateTestAccess::set_supply(g.state(), 0, 1);
+  StateTestAccess::set_supply(g.state(), 1, 0);
+  StateTestAccess::set_supply(g.state(), 2, 2);
+  HeuristicTerms t = terms_of(g.state(), "U 1 0 1 road:E,W");
+  CHECK(t.empty == -6.0 * 2);
+  CHECK(t.one == 0);
+  CHECK(t.urgent == -5.0);
+  // Supplies 2, 1, 1 and a meeple placed: 1, 1, 1.
+  StateTestAccess::set_supply(g.state(), 0, 2);
+  StateTestAccess::set_supply(g.state(), 1, 1);
+  StateTestAccess::set_supply(g.state(), 2, 1);
+  t = terms_of(g.state(), "U 1 0 1 road:E,W");
+  CHECK(t.empty == 0);
+  CHECK(t.one == -1.0 * 3);
+  CHECK(t.urgent == 0);
+  HeuristicWeights soft;
+  soft.one = 0.5;
+  CHECK(terms_of(g.state(), "U 1 0 1 road:E,W", soft).one == -0.5 * 3);
+}
+
+TEST_CASE("heuristic terms: a forced meeple the colour lacks ends the game, and the economy stops counting") {
+  test::Game g;
+  StateTestAccess::set_supply(g.state(), 0, 0);
+  const HeuristicTerms t = terms_of(g.state(), "U 1 0 1");  // a free road, no meeple to put
+  CHECK(t.ended);
+  CHECK(t.scores == 0.5 * 1.0 + 0.5 * 6.0 / 3);  // the scores as they are: 1, 2, 3
+  CHECK(t.total() == (t.scores + t.compact) + (t.sink + t.absorb));
+}
+
+TEST_CASE("heuristic term sink: open edges of features with meeples") {
+  test::Game g;
+  // A meeple on a road with two open ends: +sink per end.
+  CHECK(terms_of(g.state(), "U 1 0 1 road:E,W").sink == 0.25 * 2);
+  CHECK(terms_of(g.state(), "U 1 0 1 road:E,W").sink > 0);
+  g.turn("U 1 0 1 road:E,W");
+  // Colour 1 ends that road with A's road (its meeple on the monastery): the occupied
+  // road keeps one open end of its two.
+  const HeuristicTerms t = terms_of(g.state(), "A 2 0 1 monastery");
+  CHECK(t.sink == 0.25 * 1 - 0.25 * 2);
+  CHECK(t.sink < 0);
+  HeuristicWeights none;
+  none.sink = 0;
+  CHECK(terms_of(g.state(), "A 2 0 1 monastery", none).sink == 0);
+}
+
+TEST_CASE("heuristic term absorb: the share of unseen tiles placeable with no free segment") {
+  test::Game g;
+  g.turn("U 1 0 1 road:E,W");  // colour 0's meeple on the road: its two ends absorb
+  auto expected = [](const State& before, std::string_view line, double weight) {
+    const Candidate c = candidate(before, line);
+    State after = c.state;
+    auto scoring = make_lookahead_scoring();
+    Rng rng(1);
+    apply_move(after, c.type, c.move, *scoring, rng);
+    return weight * absorbing_unseen(after) / c.state.unseen_total();
+  };
+  // Colour 1 closes D's city with E (away from the road): the road's ends still absorb.
+  const double want = expected(g.state(), "E 0 -1 2 city:S", 10);
+  CHECK(want > 0);
+  CHECK(terms_of(g.state(), "E 0 -1 2 city:S").absorb == want);
+  // Colour 1 puts its meeple on a road of its own, south of D: its ends absorb too.
+  CHECK(terms_of(g.state(), "V 0 1 0 road:S,W").absorb == expected(g.state(), "V 0 1 0 road:S,W", 10));
+  // With the next colour (2) out of meeples, absorb counts 1 + absorb_empty times.
+  StateTestAccess::set_supply(g.state(), 2, 0);
+  CHECK(terms_of(g.state(), "E 0 -1 2 city:S").absorb == expected(g.state(), "E 0 -1 2 city:S", 10 * 2));
+  HeuristicWeights none;
+  none.absorb = 0;
+  CHECK(terms_of(g.state(), "E 0 -1 2 city:S", none).absorb == 0);
+}
+
+TEST_CASE("heuristic terms: they add up to evaluate()'s value, with their signs, in seeded games") {
+  HeuristicEvaluator eval(kDefaults);
+  auto driver = make_placement_policy("heuristic");
+  auto scoring = make_lookahead_scoring();
+  std::vector<ScoredMove> moves(kMaxMoves);
+  int checked = 0;
+  for (std::uint64_t game = 0; game < 3; ++game) {
+    sim::Stacks st = sim::deal(3, 17, game);
+    State s = State::initial({3, 4});
+    Rng rng(game);
+    while (!s.ended()) {
+      const int c = s.to_move();
+      const int type = st.pop(c);
+      s.draw(type);
+      Placement legal[kMaxPlacements];
+      const int n = s.legal_placements(type, legal);
+      if (n == 0) {
+        s.discard(type);
+        if (s.stack_left(c) == 0) s.end_turn();
+        continue;
+      }
+      const int m = eval.evaluate(s, type, {legal, std::size_t(n)}, moves.data(), rng);
+      for (int i = 0; i < m; ++i) {
+        const HeuristicTerms t = eval.terms(s, type, moves[i].move);
+        CHECK(t.total() == moves[i].value);
+        CHECK(t.supply >= 0);
+        CHECK(t.empty <= 0);
+        CHECK(t.one <= 0);
+        CHECK(t.urgent <= 0);
+        CHECK(t.compact >= 0);
+        CHECK(t.absorb >= 0);
+        ++checked;
+      }
+      const Move chosen = driver->choose(Observation(s, type), {legal, std::size_t(n)}, rng);
+      apply_move(s, type, chosen, *scoring, rng);
+      s.end_turn();
+    }
+  }
+  CHECK(checked > 1000);
+}
+
+TEST_CASE("heuristic terms: moves that complete something are valued with their exact scores and supplies") {
+  // With every chance weighted to nothing (horizons 0, discounts 0), the scores term and
+  // the supply term read only the scores and supplies after the turn: compared with the
+  // move played on a State copy and scored in the `best` order.
+  HeuristicWeights w;
+  w.horizon = w.points_horizon = 0;
+  w.road_q = w.city_q = w.monastery_q = 0;
+  HeuristicEvaluator eval(w);
+  auto driver = make_placement_policy("heuristic");
+  auto scoring = make_lookahead_scoring();
+  std::vector<ScoredMove> moves(kMaxMoves);
+  int completing = 0, several = 0;
+  for (std::uint64_t game = 0; game < 12; ++game) {
+    sim::Stacks st = sim::deal(3, 23, game);
+    State s = State::initial({3, 5});
+    Rng rng(game);
+    while (!s.ended()) {
+      const int c = s.to_move();
+      const int type = st.pop(c);
+      s.draw(type);
+      Placement legal[kMaxPlacements];
+      const int n = s.legal_placements(type, legal);
+      if (n == 0) {
+        s.discard(type);
+        if (s.stack_left(c) == 0) s.end_turn();
+        continue;
+      }
+      const int m = eval.evaluate(s, type, {legal, std::size_t(n)}, moves.data(), rng);
+      for (int i = 0; i < m; ++i) {
+        State after = s;
+        std::uint16_t done[kMaxCompleted];
+        std::uint8_t free_mask = 0;
+        const int n_done = after.place(type, moves[i].move.at, moves[i].move.seg, done, &free_mask);
+        if (n_done == 0) continue;
+        if (n_done > 1) scoring->order_features(Observation(after, type), {done, std::size_t(n_done)}, rng);
+        for (int k = 0; k < n_done; ++k) after.score_feature(done[k]);
+        const HeuristicTerms t = eval.terms(s, type, moves[i].move);
+        double lo = after.score(0), sum = 0;
+        int supply = 0;
+        for (int col = 0; col < after.colors(); ++col) {
+          lo = std::min<double>(lo, after.score(col));
+          sum += after.score(col);
+          supply += after.supply(col);
+        }
+        CHECK(t.scores == 0.5 * lo + 0.5 * sum / after.colors());
+        if (s.unseen_total() > 0) CHECK(t.supply == 2.0 * supply);  // meeple weight 0 at the end
+        ++completing;
+        several += n_done > 1;
+      }
+      const Move chosen = driver->choose(Observation(s, type), {legal, std::size_t(n)}, rng);
+      apply_move(s, type, chosen, *scoring, rng);
+      s.end_turn();
+    }
+  }
+  CHECK(completing > 200);
+  CHECK(several > 5);  // turns with several features, where the order matters
+}
