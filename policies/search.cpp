@@ -84,7 +84,7 @@ class Search final : public PlacementPolicy {
   // its heuristic value when it ends the game, else the expectation over the next draw.
   double after_move(const State& s, int type, const ScoredMove& m, int left, int d, Rng& rng) {
     State& after = ply_[d].after;
-    after = s;
+    after.copy_from(s);
     apply_move(after, type, m.move, *scoring_, rng);
     after.end_turn();
     return after.ended() ? m.value : chance(after, left, d, rng);
@@ -99,7 +99,7 @@ class Search final : public PlacementPolicy {
     double sum = 0;
     int weight = 0;
     for (int k = 0; k < nt; ++k) {
-      p.child = st;
+      p.child.copy_from(st);
       p.child.draw(types[k]);
       const int nl = p.child.legal_placements(types[k], p.legal.data());
       if (nl == 0) continue;  // a discard: rare enough to leave out of the average
