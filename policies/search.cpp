@@ -31,7 +31,7 @@ namespace carc {
 namespace {
 
 struct SearchParams {
-  int candidates, beam, width, depth, samples;
+  int candidates, beam, width, depth, samples, rollouts, horizon;
 };
 
 inline constexpr int kMaxDepth = 4;
@@ -71,13 +71,56 @@ class Search final : public PlacementPolicy {
     int best = order_[0];
     double best_v = -HUGE_VAL;
     for (int k = 0; k < b; ++k) {
-      const double v = after_move(s, type, moves_[order_[k]], p_.depth, 0, rng);
+      const double v = p_.rollouts ? rollouts(s, type, moves_[order_[k]], rng)
+                                   : after_move(s, type, moves_[order_[k]], p_.depth, 0, rng);
       if (v > best_v) {
         best_v = v;
         best = order_[k];
       }
     }
     return best;
+  }
+
+  double rollouts(const State& s, int type, const ScoredMove& m, Rng& rng) {
+    double sum = 0;
+    for (int r = 0; r < p_.rollouts; ++r) {
+      Rng deal_rng(seed_ * 0x9E3779B97F4A7C15ull + std::uint64_t(r));
+      deal_.deal(s, deal_rng);
+      sum += truncated(s, type, m, rng);
+    }
+    return sum / p_.rollouts;
+  }
+  double truncated(const State& s, int type, const ScoredMove& m, Rng& rng) {
+    Ply& p = ply_[0];
+    State& st = p.after;
+    st.copy_from(s);
+    apply_move(st, type, m.move, *scoring_, rng);
+    st.end_turn();
+    double v = m.value;
+    for (int t = 0; t < p_.horizon && !st.ended(); ++t) {
+      const int c = st.to_move();
+      int tile = -1, nl = 0;
+      while (st.stack_left(c) > 0) {
+        tile = deal_.draw(c);
+        st.draw(tile);
+        nl = st.legal_placements(tile, p.legal.data());
+        if (nl) break;
+        st.discard(tile);
+      }
+      if (nl == 0) {
+        st.end_turn();
+        continue;
+      }
+      const int ne = leaf_.evaluate(st, tile, {p.legal.data(), std::size_t(nl)}, p.moves.data(), rng);
+      int best = 0;
+      for (int j = 1; j < ne; ++j)
+        if (p.moves[j].value > p.moves[best].value) best = j;
+      v = p.moves[best].value;
+      if (t + 1 == p_.horizon) break;
+      apply_move(st, tile, p.moves[best].move, *scoring_, rng);
+      st.end_turn();
+    }
+    return v;
   }
 
   // The value of playing `m` (tile `type` in hand at `s`) with `left` draws to look at:
@@ -159,6 +202,7 @@ class Search final : public PlacementPolicy {
   std::unique_ptr<ScoringPolicy> scoring_;
   std::array<Ply, kMaxDepth> ply_;
   std::uint64_t seed_ = 0;
+  Redeal deal_;
   std::vector<ScoredMove> moves_;  // sized once
   std::vector<double> value_;
   std::vector<int> order_;
@@ -182,7 +226,8 @@ void register_search() {
       {"depth", 2, "draws looked at (0: the heuristic's move; 1: the next colour's draw)"},
       {"beam", 6, "root moves looked at to full depth, best first by their depth-1 value"},
       {"width", 1, "moves per later decision looked at deeper, best first by the heuristic"},
-      {"samples", 0, "draws sampled per chance node below the first (0: every unseen type)"}};
+      {"samples", 0, "draws sampled per chance node below the first (0: every unseen type)"},
+      {"rollouts", 0, ""}, {"horizon", 6, ""}};
   for (const ParamInfo& i : HeuristicWeights::params()) params.push_back(i);
   register_placement(
       {"search",
@@ -193,7 +238,7 @@ void register_search() {
         return std::make_unique<Search>(
             SearchParams{whole(p, "candidates", 1, kMaxMoves), whole(p, "beam", 1, kMaxMoves),
                          whole(p, "width", 1, kMaxMoves), whole(p, "depth", 0, kMaxDepth),
-                         whole(p, "samples", 0, 1000)},
+                         whole(p, "samples", 0, 1000), whole(p, "rollouts", 0, 100000), whole(p, "horizon", 1, 72)},
             HeuristicWeights::from(p));
       });
 }
