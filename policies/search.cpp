@@ -32,6 +32,7 @@ namespace {
 
 struct SearchParams {
   int candidates, beam, width, depth, samples, rollouts, horizon;
+  double future;
 };
 
 inline constexpr int kMaxDepth = 4;
@@ -116,11 +117,11 @@ class Search final : public PlacementPolicy {
       for (int j = 1; j < ne; ++j)
         if (p.moves[j].value > p.moves[best].value) best = j;
       v = p.moves[best].value;
-      if (t + 1 == p_.horizon) break;
       apply_move(st, tile, p.moves[best].move, *scoring_, rng);
       st.end_turn();
+      if (t + 1 == p_.horizon) break;
     }
-    return v;
+    return st.ended() ? v : v + p_.future * st.unseen_total();
   }
 
   // The value of playing `m` (tile `type` in hand at `s`) with `left` draws to look at:
@@ -227,7 +228,7 @@ void register_search() {
       {"beam", 6, "root moves looked at to full depth, best first by their depth-1 value"},
       {"width", 1, "moves per later decision looked at deeper, best first by the heuristic"},
       {"samples", 0, "draws sampled per chance node below the first (0: every unseen type)"},
-      {"rollouts", 0, ""}, {"horizon", 6, ""}};
+      {"rollouts", 0, ""}, {"horizon", 6, ""}, {"future", 0, ""}};
   for (const ParamInfo& i : HeuristicWeights::params()) params.push_back(i);
   register_placement(
       {"search",
@@ -238,7 +239,7 @@ void register_search() {
         return std::make_unique<Search>(
             SearchParams{whole(p, "candidates", 1, kMaxMoves), whole(p, "beam", 1, kMaxMoves),
                          whole(p, "width", 1, kMaxMoves), whole(p, "depth", 0, kMaxDepth),
-                         whole(p, "samples", 0, 1000), whole(p, "rollouts", 0, 100000), whole(p, "horizon", 1, 72)},
+                         whole(p, "samples", 0, 1000), whole(p, "rollouts", 0, 100000), whole(p, "horizon", 1, 72), p.get("future")},
             HeuristicWeights::from(p));
       });
 }
