@@ -151,11 +151,24 @@ double Params::get(std::string_view key) const {
   throw std::logic_error("policy asked for an unregistered parameter: " + std::string(key));
 }
 
+namespace {
+// Two parameters of one name would read one value: a programming error.
+void check_unique_keys(const PolicyInfo& info) {
+  for (std::size_t i = 0; i < info.params.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (info.params[i].key == info.params[j].key)
+        throw std::logic_error("policy '" + info.name + "' registers parameter '" +
+                               info.params[i].key + "' twice");
+}
+}  // namespace
+
 bool register_placement(PolicyInfo info, PlacementFactory make) {
+  check_unique_keys(info);
   table<PlacementFactory>().push_back({std::move(info), std::move(make)});
   return true;
 }
 bool register_scoring(PolicyInfo info, ScoringFactory make) {
+  check_unique_keys(info);
   table<ScoringFactory>().push_back({std::move(info), std::move(make)});
   return true;
 }

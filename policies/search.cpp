@@ -7,7 +7,7 @@
 //      by its count), of the best heuristic value of that colour's move. The `beam` best
 //      root moves by it go on (without the filter: the heuristic's best).
 //   2. Truncated rollouts: the unseen tiles re-dealt, the heuristic's move played for
-//      `horizon` turns, the heuristic's value of the last one (plus `future` per tile still
+//      `turns` turns, the heuristic's value of the last one (plus `future` per tile still
 //      unseen when the game goes on). The same deals for every move compared (common
 //      random numbers); successive halving (`halving`) gives the better moves more of them.
 // The heuristic values the meeple economy beyond the horizon from the unseen tiles
@@ -31,7 +31,7 @@ namespace carc {
 namespace {
 
 struct SearchParams {
-  int candidates, beam, rollouts, horizon;
+  int candidates, beam, rollouts, turns;
   bool filter, halving;
   double future;
 };
@@ -113,7 +113,7 @@ class Search final : public PlacementPolicy {
     return order_[0];
   }
 
-  // `m` played, then the heuristic's moves for `horizon` turns on the deal; the value of
+  // `m` played, then the heuristic's moves for `turns` turns on the deal; the value of
   // the last.
   double rollout(const State& s, int type, const ScoredMove& m, Rng& rng) {
     State& st = after_;
@@ -122,7 +122,7 @@ class Search final : public PlacementPolicy {
     st.end_turn();
     deal_.rewind();
     double v = m.value;
-    for (int t = 0; t < p_.horizon && !st.ended(); ++t) {
+    for (int t = 0; t < p_.turns && !st.ended(); ++t) {
       const int tile = draw_placeable(st);
       if (tile < 0) {  // the colour discarded its last tile
         st.end_turn();
@@ -184,7 +184,7 @@ void register_search() {
       {"filter", 1, "1: rank them by the expected best heuristic value after the next draw"},
       {"beam", 6, "moves given rollouts, best first"},
       {"rollouts", 64, "truncated rollouts per move in the beam (0: the first of the beam)"},
-      {"horizon", 6, "turns per rollout, played by the heuristic"},
+      {"turns", 6, "turns per rollout, played by the heuristic"},
       {"halving", 0, "1: successive halving, the better moves get more of the rollouts"},
       {"future", 0, "value per unseen tile when a rollout ends with the game going on"}};
   for (const ParamInfo& i : HeuristicWeights::params()) params.push_back(i);
@@ -196,7 +196,7 @@ void register_search() {
       [](const Params& p) {
         return std::make_unique<Search>(
             SearchParams{whole(p, "candidates", 1, kMaxMoves), whole(p, "beam", 1, kMaxMoves),
-                         whole(p, "rollouts", 0, 1000000), whole(p, "horizon", 1, kMaxTiles),
+                         whole(p, "rollouts", 0, 1000000), whole(p, "turns", 1, kMaxTiles),
                          whole(p, "filter", 0, 1) == 1, whole(p, "halving", 0, 1) == 1,
                          p.get("future")},
             HeuristicWeights::from(p));
