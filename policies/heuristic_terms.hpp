@@ -39,8 +39,11 @@ inline double empty_term(double empty_w, int empty_supplies) { return -(empty_w 
 // -one per colour with exactly one meeple in supply.
 inline double one_term(double one_w, int single_supplies) { return -(one_w * single_supplies); }
 
-// -urgent when the next colour to move has an empty supply.
-inline double urgent_term(double urgent_w, bool next_empty) { return next_empty ? -urgent_w : -0.0; }
+// -urgent when the next colour to move has an empty supply (else -0.0: adding it leaves
+// any sum as subtracting nothing would).
+inline double urgent_term(double urgent_w, bool next_empty) {
+  return next_empty ? -urgent_w : -0.0;
+}
 
 // compact per tile among the 8 cells around the placed tile.
 inline double compact_term(const HeuristicWeights& w, int tiles_around) {
@@ -65,7 +68,8 @@ inline double sink_placement(double sink_w, const State& s, const PlacementEffec
 }
 // The whole term: plus the open edges of the feature the meeple goes to (none: nullptr).
 inline double sink_term(double placement_part, double sink_w, const JoinedFeature* meeple_on) {
-  if (meeple_on && meeple_on->kind != SegKind::monastery) return placement_part + sink_w * meeple_on->open;
+  if (meeple_on && meeple_on->kind != SegKind::monastery)
+    return placement_part + sink_w * meeple_on->open;
   return placement_part;
 }
 

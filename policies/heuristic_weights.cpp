@@ -1,9 +1,7 @@
-// The heuristic's parameters (registry entries and their defaults) and its compile-time
-// and once-built tables.
+// The heuristic's parameters: registry entries, their defaults, and reading them.
 #include <algorithm>
 
 #include "policies/heuristic.hpp"
-#include "policies/heuristic_odds.hpp"
 
 namespace carc {
 
@@ -52,32 +50,4 @@ HeuristicWeights HeuristicWeights::from(const Params& p) {
   return w;
 }
 
-namespace heuristic {
-
-static_assert(total_tiles(kBaseTiles) < 256, "UnseenCounts sums counts in a byte");
-
-const NoFreeTable& no_free_table() {
-  static const NoFreeTable table = [] {
-    NoFreeTable m{};
-    for (int code = 0; code < kCodes; ++code)
-      for (int occ = 0; occ < 16; ++occ)
-        for (int t = 0; t < kTileTypes; ++t) {
-          if (kMonasterySeg[t] >= 0) continue;
-          for (int r = 0; r < 4; ++r) {
-            if (!(kFits[code][t] >> r & 1)) continue;
-            bool ok = true;
-            for (int sg = 0; sg < kBaseTiles[t].nseg; ++sg)
-              ok &= (kOriented[t][r].seg_edges[sg] & occ) != 0;
-            if (ok) {
-              m[code][occ] |= 1u << t;
-              break;
-            }
-          }
-        }
-    return m;
-  }();
-  return table;
-}
-
-}  // namespace heuristic
 }  // namespace carc

@@ -115,7 +115,7 @@ void register_mc() {
       {"mc",
        "determinised Monte Carlo: each candidate move played out `rollouts` times with the "
        "unseen tiles re-dealt; best mean result",
-       {{"rollouts", 8, "continuations per candidate move"},
+       {{"rollouts", 8, "continuations per candidate move (0: no rollouts, play the heuristic's best move)"},
         {"candidates", 3, "moves tried, best first by the heuristic (0: all)"},
         {"rollout", 1, "rollout policy: 0 random, 1 greedy:snug=1, 2 heuristic, 3 greedy"},
         {"z", 1, "standard errors by which a move must beat the heuristic's choice"},

@@ -72,6 +72,9 @@ Parsed parse_spec(std::string_view spec, const char* what) {
   if (p.name.empty()) throw std::invalid_argument(std::string("empty ") + what + " policy name");
   if (colon == std::string_view::npos) return p;
   std::string_view rest = spec.substr(colon + 1);
+  if (trim(rest).empty())
+    throw std::invalid_argument(std::string(what) + " policy '" + p.name +
+                                "': nothing after ':' (give key=value,... or no colon)");
   while (!rest.empty()) {
     const auto comma = rest.find(',');
     std::string_view item = rest.substr(0, comma);
@@ -79,9 +82,17 @@ Parsed parse_spec(std::string_view spec, const char* what) {
     if (eq == std::string_view::npos)
       throw std::invalid_argument(std::string(what) + " policy '" + p.name +
                                   "': parameter '" + trim(item) + "' needs key=value");
-    p.kv.emplace_back(trim(item.substr(0, eq)), trim(item.substr(eq + 1)));
+    const std::string key = trim(item.substr(0, eq));
+    for (const auto& kv : p.kv)
+      if (kv.first == key)
+        throw std::invalid_argument(std::string(what) + " policy '" + p.name + "': parameter '" +
+                                    key + "' given twice");
+    p.kv.emplace_back(key, trim(item.substr(eq + 1)));
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
+    if (trim(rest).empty())
+      throw std::invalid_argument(std::string(what) + " policy '" + p.name +
+                                  "': nothing after the last ','");
   }
   return p;
 }

@@ -27,7 +27,11 @@ install_missing() {
   echo "carcsolo setup: installing ${missing[*]}" >&2
   local sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq || die "apt-get update failed"
+  # Once: the package lists of an earlier step of this run (scripts/test, then
+  # scripts/sanitize in CI) are fresh enough.
+  if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' -mmin -120 2>/dev/null | head -1)" ]; then
+    $sudo apt-get update -qq || die "apt-get update failed"
+  fi
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null \
     || die "apt-get install ${missing[*]} failed"
 }

@@ -223,58 +223,123 @@ def scoring_section(docs, steps):
     return "\n".join(out)
 
 
+def varying_params(specs):
+    """Per spec, the parameters whose values differ between the specs given ("k=v,...")."""
+    parsed = [dict(kv.split("=") for kv in sp.split(":", 1)[1].split(",")) if ":" in sp else {}
+              for sp in specs]
+    keys = sorted({k for p in parsed for k in p if len({q.get(k) for q in parsed}) > 1})
+    return [",".join(f"{k}={p.get(k, '?')}" for k in keys) for p in parsed]
+
+
 def mc_curve_section(d, doc, steps):
-    """mc's mean result against its rollout budget and its time per move."""
+    """Strength against time per move: mean and total_60 of every policy and budget."""
     runs = doc["runs"]
     diffs = against_first(doc)
+    specs = [r["config"]["placement_policy"] for r in runs]
+    names = [sp.split(":")[0] for sp in specs]
+    labels = [""] * len(runs)
+    for name in dict.fromkeys(names):
+        idx = [i for i, n in enumerate(names) if n == name]
+        for i, lab in zip(idx, varying_params([specs[i] for i in idx])):
+            labels[i] = lab
     rows, points = [], []
     for i, r in enumerate(runs):
-        spec = r["config"]["placement_policy"]
-        name = spec.split(":")[0]
-        budget = 0
-        if name == "mc":
-            budget = int(dict(kv.split("=") for kv in spec.split(":", 1)[1].split(","))["rollouts"])
         perf = r["performance"]
         # Seconds of one thread per move: the run's threads were busy for `seconds`.
         moves = r["games"] * r["tiles_placed"]["mean"]
         ms = 1000 * perf["seconds"] * perf["threads"] / moves if moves else 0
         x = diffs.get(i)
         diff = signed_ci(x, 2) if x else ""
-        rows.append((f"`{name}`" + (f" rollouts={budget}" if name == "mc" else ""),
-                     mean_ci(r), diff, f'{100 * r["goals"]["total_60"]["rate"]:.2f}%',
+        t60 = r["goals"]["total_60"]
+        rows.append((f"`{names[i]}`" + (f" {labels[i]}" if labels[i] else ""),
+                     mean_ci(r), diff, f'{100 * t60["rate"]:.2f}%',
                      f'{r["tiles_placed"]["mean"]:.1f}', f"{ms:.2f}"))
-        points.append((max(ms, 1e-3), r["result"]["mean"], r["result"]["ci95"], budget))
+        points.append((names[i], labels[i], max(ms, 1e-3), r["result"]["mean"], r["result"]["ci95"],
+                       100 * t60["rate"], [100 * v for v in t60["wilson95"]]))
     c = doc["config"]
-    out = ["## mc: strength against time per move\n",
-           f'`mc` with rising rollout budgets (the other parameters at their defaults) and the '
-           f'heuristic it starts from (budget 0), on the same {c["games"]:,} games of seed '
-           f'{c["seed"]}. Time per move: thread-seconds of the run over the moves played.\n',
-           table(["policy", "mean [95% CI]", "minus heuristic [paired 95% CI]", "total_60",
+    first = names[0]
+    out = ["## Strength against time per move\n",
+           f'Every policy at rising budgets (the other parameters at their defaults) and '
+           f'`{first}` (first row), on the same {c["games"]:,} games of seed {c["seed"]}, scoring '
+           f'`{runs[0]["config"]["scoring_policy"]}`. Time per move: thread-seconds of the run '
+           f'over the moves played (one machine, shared by the other policies of the run).\n',
+           table(["policy", "mean [95% CI]", f"minus {first} [paired 95% CI]", "total_60",
                   "tiles placed", "ms per move"], rows)]
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-        fig, ax = plt.subplots(figsize=(6, 4))
-        xs = [p[0] for p in points]
-        ys = [p[1] for p in points]
-        err = [[p[1] - p[2][0] for p in points], [p[2][1] - p[1] for p in points]]
-        ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3)
-        for x, y, _, b in points:
-            ax.annotate("heuristic" if b == 0 else f"{b} rollouts", (x, y),
-                        textcoords="offset points", xytext=(5, -12), fontsize=8)
-        ax.set_xscale("log")
-        ax.set_xlabel("milliseconds per move (one thread)")
-        ax.set_ylabel("mean result (95% CI)")
-        ax.set_title("mc: strength against time per move")
-        ax.grid(True, alpha=0.3)
+        fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 4))
+        for name in dict.fromkeys(names):
+            pts = sorted((p for p in points if p[0] == name), key=lambda p: p[2])
+            xs = [p[2] for p in pts]
+            ax.errorbar(xs, [p[3] for p in pts], marker="o", capsize=3, label=name,
+                        yerr=[[p[3] - p[4][0] for p in pts], [p[4][1] - p[3] for p in pts]])
+            bx.errorbar(xs, [p[5] for p in pts], marker="o", capsize=3, label=name,
+                        yerr=[[p[5] - p[6][0] for p in pts], [p[6][1] - p[5] for p in pts]])
+            for p in pts:
+                if p[1]:
+                    ax.annotate(p[1], (p[2], p[3]), textcoords="offset points", xytext=(5, -12),
+                                fontsize=7)
+        for axis, ylabel, title in ((ax, "mean result (95% CI)", "mean result"),
+                                    (bx, "games reaching total_60, % (Wilson 95%)", "total_60")):
+            axis.set_xscale("log")
+            axis.set_xlabel("milliseconds per move (one thread)")
+            axis.set_ylabel(ylabel)
+            axis.set_title(f"{title} against time per move")
+            axis.grid(True, alpha=0.3)
+            axis.legend()
         fig.tight_layout()
         fig.savefig(os.path.join(d, "mc-curve.png"), dpi=100)
         plt.close(fig)
-        out.append("\n![mc strength curve](mc-curve.png)\n")
+        out.append("\n![strength against time per move](mc-curve.png)\n")
     except ImportError:
         pass
     out.append(steps_section(steps, {"mc strength"}))
+    return "\n".join(out)
+
+
+def ladder_section(doc, steps):
+    """The skill ladder: every option of the difficulty sweep for every placement policy."""
+    runs = doc["runs"]
+    c = doc["config"]
+    placements = c.get("placements", [c["placement_policy"]])
+    per = len(runs) // len(placements)
+    names = [p.split(":")[0] for p in placements]
+    options = [(r["config"]["colors"], r["config"]["meeples"]) for r in runs[:per]]
+    out = ["## Skill ladder: the difficulty of every option for every player\n",
+           f'One `sweep` with every placement policy (scoring `{c["scoring_policy"]}`), '
+           f'{c["games"]:,} games of seed {c["seed"]} per option and policy, the same games '
+           f'for all. Mean result [95% CI]; total_60 rate below.\n']
+    header = ["colours x meeples"] + [f"`{n}`" for n in names]
+    rows, rows60 = [], []
+    for i, (col, mp) in enumerate(options):
+        rows.append([f"{col} x {mp}"] + [mean_ci(runs[p * per + i]) for p in range(len(placements))])
+        rows60.append([f"{col} x {mp}"] + [f'{100 * runs[p * per + i]["goals"]["total_60"]["rate"]:.1f}%'
+                                          for p in range(len(placements))])
+    out += [table(header, rows), "\n", table(header, rows60)]
+    out.append(steps_section(steps, {"skill ladder"}))
+    return "\n".join(out)
+
+
+def ceiling_section(doc, steps):
+    """The clairvoyant ceiling: a reference that cheats, against a real policy."""
+    c = doc["config"]
+    against = doc["against"]["results"]
+    d = doc["against"]["difference"]
+    g60 = doc["goals"]["total_60"]
+    rows = [("`ceiling` (REFERENCE: sees the stacks), width " + str(doc["ceiling"]["width"]),
+             mean_ci(doc), f'{100 * g60["rate"]:.1f}%', ""),
+            (f'`{against["config"]["placement_policy"].split(":")[0]}`', mean_ci(against),
+             f'{100 * against["goals"]["total_60"]["rate"]:.1f}%',
+             f'{d["mean"]:+.2f} [{d["ci95"][0]:+.2f}, {d["ci95"][1]:+.2f}]')]
+    out = ["## The clairvoyant ceiling (a reference that cheats)\n",
+           f'`carcsolo ceiling` on games {c["first_game"]}..{c["first_game"] + c["games"] - 1} of '
+           f'seed {c["seed"]}: a beam search that sees the dealt stacks, which no player may. It '
+           f'is not a policy; it says what the deals allow, and the gap to a player is what '
+           f'knowing the order of the stacks is worth.\n',
+           table(["player", "mean [95% CI]", "total_60", "ceiling minus player [paired 95% CI]"], rows)]
+    out.append(steps_section(steps, {"ceiling"}))
     return "\n".join(out)
 
 
@@ -347,6 +412,12 @@ def main():
     scoring = [x for x in (load(d, "scoring-random.json"), load(d, "scoring-heuristic.json")) if x]
     if scoring:
         parts.append(scoring_section(scoring, steps))
+    ladder = load(d, "ladder.json")
+    if ladder:
+        parts.append(ladder_section(ladder, steps))
+    ceiling = load(d, "ceiling.json")
+    if ceiling:
+        parts.append(ceiling_section(ceiling, steps))
     mc_curve = load(d, "mc-curve.json")
     if mc_curve:
         parts.append(mc_curve_section(d, mc_curve, steps))

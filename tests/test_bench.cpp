@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/bench/bench.hpp"
 
 namespace {
@@ -87,7 +89,10 @@ TEST_CASE("bench: the engine's micro-benchmarks") {
     REQUIRE(m.samples.values.size() == 1);
     CHECK(m.samples.values[0] > 0);
   }
-  CHECK(names == "State::initial;deal;State::place;State::legal_placements;State copy;random rollout;greedy:snug=1 rollout;");
+  CHECK(names ==
+        "State::initial;deal;State::place;State::legal_placements;State copy;State::copy_from;"
+        "State copy, heuristic games;State::copy_from, heuristic games;random rollout;"
+        "greedy:snug=1 rollout;");
   CHECK(r.to_json()["micro"].size() == r.micro.size());
   CHECK(r.markdown().find("| State::place |") != std::string::npos);
 }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "tests/process.hpp"
 
 namespace {
@@ -37,6 +39,13 @@ const std::vector<BadCall>& bad_calls() {
       {{"nosuch"}, "nosuch"},
       // run: numbers
       {{"run", "--games", "0"}, "--games"},
+      {{"run", "--placement", "heuristic:absorb=1,absorb=2"}, "parameter 'absorb' given twice"},
+      {{"run", "--placement", "heuristic:"}, "nothing after ':'"},
+      {{"run", "--placement", "mc:rollouts=2,"}, "nothing after the last ','"},
+      {{"ceiling", "--width", "0"}, "--width"},
+      {{"ceiling", "--width", "5000"}, "--width"},
+      {{"ceiling", "--against", "nosuch"}, "--against"},
+      {{"ceiling", "--log-games", "3"}, "--log-games"},
       {{"run", "--games", "abc"}, "--games"},
       {{"run", "--games", "-1"}, "--games"},
       {{"run", "--games", "1e3"}, "--games"},

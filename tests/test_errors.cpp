@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/driver/errors.hpp"
 #include "sim/driver/matrix.hpp"
 #include "tests/faulty/faulty_policy.hpp"

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "tests/fuzz/engine_check.hpp"
 #include "tests/fuzz/json_check.hpp"
 

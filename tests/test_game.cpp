@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/turn.hpp"
 #include "policies/policy.hpp"
 #include "sim/driver/deal.hpp"

@@ -50,7 +50,8 @@ Candidate candidate(const State& s, std::string_view line) {
   return c;
 }
 
-HeuristicTerms terms_of(const State& s, std::string_view line, const HeuristicWeights& w = kDefaults) {
+HeuristicTerms terms_of(const State& s, std::string_view line,
+                        const HeuristicWeights& w = kDefaults) {
   const Candidate c = candidate(s, line);
   HeuristicEvaluator eval(w);
   return eval.terms(c.state, c.type, c.move);
@@ -114,14 +115,14 @@ TEST_CASE("heuristic terms scores and supply: exact after a move that completes 
   const HeuristicTerms t = terms_of(g.state(), "E 0 -1 2 city:S");
   CHECK_FALSE(t.ended);
   CHECK(t.scores == 0.5 * 2.0 + 0.5 * 10.0 / 3);  // low 2, mean 10/3
-  CHECK(t.supply == 2.0 * 12);                     // 12 meeples in supply, none on the board
+  CHECK(t.supply == 2.0 * 12);                    // 12 meeples in supply, none on the board
   CHECK(t.empty == 0);
   CHECK(t.one == 0);
   CHECK(t.urgent == 0);
   CHECK(t.sink == 0);  // D's city held no meeple, and the meeple's city has no open edge
 }
 
-TEST_CASE("heuristic terms scores and supply: a meeple on an unfinished road is worth its chances") {
+TEST_CASE("heuristic terms scores and supply: a meeple on an unfinished road, by its chances") {
   // Colour 0 puts a meeple on a 2-tile road with two open ends: it can expect up to the
   // road's 2 points (it is the lowest colour: full award weight) and its meeple back,
   // each with a chance strictly between 0 and 1.
@@ -159,7 +160,7 @@ TEST_CASE("heuristic terms empty, one and urgent: penalties for the supplies aft
   CHECK(terms_of(g.state(), "U 1 0 1 road:E,W", soft).one == -0.5 * 3);
 }
 
-TEST_CASE("heuristic terms: a forced meeple the colour lacks ends the game, and the economy stops counting") {
+TEST_CASE("heuristic terms: a missing forced meeple ends the game, the economy stops counting") {
   test::Game g;
   StateTestAccess::set_supply(g.state(), 0, 0);
   const HeuristicTerms t = terms_of(g.state(), "U 1 0 1");  // a free road, no meeple to put
@@ -200,10 +201,12 @@ TEST_CASE("heuristic term absorb: the share of unseen tiles placeable with no fr
   CHECK(want > 0);
   CHECK(terms_of(g.state(), "E 0 -1 2 city:S").absorb == want);
   // Colour 1 puts its meeple on a road of its own, south of D: its ends absorb too.
-  CHECK(terms_of(g.state(), "V 0 1 0 road:S,W").absorb == expected(g.state(), "V 0 1 0 road:S,W", 10));
+  CHECK(terms_of(g.state(), "V 0 1 0 road:S,W").absorb ==
+        expected(g.state(), "V 0 1 0 road:S,W", 10));
   // With the next colour (2) out of meeples, absorb counts 1 + absorb_empty times.
   StateTestAccess::set_supply(g.state(), 2, 0);
-  CHECK(terms_of(g.state(), "E 0 -1 2 city:S").absorb == expected(g.state(), "E 0 -1 2 city:S", 10 * 2));
+  CHECK(terms_of(g.state(), "E 0 -1 2 city:S").absorb ==
+        expected(g.state(), "E 0 -1 2 city:S", 10 * 2));
   HeuristicWeights none;
   none.absorb = 0;
   CHECK(terms_of(g.state(), "E 0 -1 2 city:S", none).absorb == 0);
@@ -250,7 +253,9 @@ TEST_CASE("heuristic terms: they add up to evaluate()'s value, with their signs,
   CHECK(checked > 1000);
 }
 
-TEST_CASE("heuristic terms: moves that complete something are valued with their exact scores and supplies") {
+TEST_CASE(
+    "heuristic terms: moves that complete something are valued with their exact scores and "
+    "supplies") {
   // With every chance weighted to nothing (horizons 0, discounts 0), the scores term and
   // the supply term read only the scores and supplies after the turn: compared with the
   // move played on a State copy and scored in the `best` order.
@@ -284,7 +289,8 @@ TEST_CASE("heuristic terms: moves that complete something are valued with their 
         std::uint8_t free_mask = 0;
         const int n_done = after.place(type, moves[i].move.at, moves[i].move.seg, done, &free_mask);
         if (n_done == 0) continue;
-        if (n_done > 1) scoring->order_features(Observation(after, type), {done, std::size_t(n_done)}, rng);
+        if (n_done > 1)
+          scoring->order_features(Observation(after, type), {done, std::size_t(n_done)}, rng);
         for (int k = 0; k < n_done; ++k) after.score_feature(done[k]);
         const HeuristicTerms t = eval.terms(s, type, moves[i].move);
         double lo = after.score(0), sum = 0;

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/log/io.hpp"
 #include "tests/process.hpp"
 

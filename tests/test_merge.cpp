@@ -211,3 +211,39 @@ TEST_CASE("merge: compare and sweep files of different kinds or studies are exit
   }
   CHECK(merge(dir, {"s0.json", "s.json", "--out", "out.json", "-q"}).status == 0);
 }
+
+TEST_CASE("sweep: several placements, each option's run is what `run` writes, shards merge") {
+  const std::vector<std::string> sweep = {"sweep", "--meeples", "3,5", "--colors", "3",
+                                          "--placement", "random", "--placement", "greedy",
+                                          "--scoring", "best", "--seed", "8",
+                                          "--target", "mean=6"};
+  TempDir dir;
+  REQUIRE(run_matrix(dir, sweep, 0, 150, "a.json").status == 0);
+  REQUIRE(run_matrix(dir, sweep, 150, 100, "b.json").status == 0);
+  REQUIRE(run_matrix(dir, sweep, 0, 250, "all.json").status == 0);
+  const json all = load(dir, "all.json");
+  REQUIRE(all["runs"].size() == 4);  // placement outer, then meeples
+  CHECK(all["config"]["placements"] == json::array({"random", "greedy:snug=0"}));
+  CHECK(all["targets"].size() == 2);  // the closest option per placement
+  CHECK(all["targets"][1]["placement_policy"] == "greedy:snug=0");
+  const std::vector<std::pair<std::string, std::string>> expect = {
+      {"random", "3"}, {"random", "5"}, {"greedy", "3"}, {"greedy", "5"}};
+  for (std::size_t k = 0; k < expect.size(); ++k) {
+    const std::string out = "run" + std::to_string(k) + ".json";
+    REQUIRE(carc::test::run_carcsolo({"run", "--games", "250", "--seed", "8", "--colors", "3",
+                                      "--meeples", expect[k].second, "--placement",
+                                      expect[k].first, "--scoring", "best", "--threads", "2",
+                                      "-q", "--out", out},
+                                     dir.path()).status == 0);
+    CHECK(content(all["runs"][k]) == content(load(dir, out)));
+  }
+  REQUIRE(merge(dir, {"a.json", "b.json", "--out", "merged.json"}).status == 0);
+  CHECK(content(load(dir, "merged.json")) == content(all));
+  // A sweep of one placement is another study.
+  auto one = sweep;
+  one.erase(one.begin() + 7, one.begin() + 9);
+  REQUIRE(run_matrix(dir, one, 250, 50, "one.json").status == 0);
+  const Outcome m = merge(dir, {"all.json", "one.json", "--out", "x.json"});
+  CHECK(m.status == 2);
+  CHECK(m.err.find("config.placements") != std::string::npos);
+}

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "policies/policy.hpp"
 #include "sim/driver/matrix.hpp"
 

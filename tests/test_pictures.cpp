@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "policies/policy.hpp"
 #include "sim/log/board_view.hpp"
 #include "sim/driver/game.hpp"

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "policies/policy.hpp"
 #include "sim/driver/game.hpp"
 #include "sim/log/verify.hpp"

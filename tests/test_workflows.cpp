@@ -175,3 +175,14 @@ TEST_CASE("compare and sweep: bad input is exit status 2 and no file") {
   CHECK(carcsolo("sweep --target total_50=1.5 --out " + out) == 2);
   CHECK_FALSE(fs::exists(out));
 }
+
+TEST_CASE("run --log without --log-games logs min(games, 10) games") {
+  for (const auto& [games, logged] : {std::pair{5, 5}, std::pair{30, 10}}) {
+    const std::string log = scratch().file("few-" + std::to_string(games) + ".jsonl");
+    REQUIRE(carcsolo("run --games " + std::to_string(games) + " --threads 1 -q --log " + log) == 0);
+    std::ifstream in(log);
+    int lines = 0;
+    for (std::string line; std::getline(in, line);) lines += !line.empty();
+    CHECK(lines == logged);
+  }
+}

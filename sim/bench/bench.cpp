@@ -8,6 +8,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "core/turn.hpp"
 #include "policies/lookahead.hpp"
 #include "policies/policy.hpp"

@@ -6,6 +6,8 @@
 #include <csignal>
 #include <iostream>
 
+#include <boost/program_options.hpp>
+
 #include "core/state.hpp"
 #include "policies/policy.hpp"
 #include "sim/driver/matrix.hpp"
@@ -79,6 +81,10 @@ std::vector<int> parse_int_list(const std::string& opt, const std::string& text,
   return out;
 }
 
+po::variables_map parse(const po::options_description& d, const Args& args) {
+  return parse(d, args, po::positional_options_description{});
+}
+
 po::variables_map parse(const po::options_description& d, const Args& args,
                         const po::positional_options_description& positional) {
   // Stray arguments are collected under a hidden name so the message can quote one.
@@ -139,9 +145,14 @@ void GameOptions::add_to(po::options_description& d, bool with_policies, bool li
         ("meeples", po::value(&meeples)->default_value(meeples), "meeples per colour, 1..12 (the rules: 4)");
   d.add_options()
       ("seed", po::value(&seed)->default_value(seed), "base seed; game i of seed s is the same game in every run");
+  if (with_policies && lists)
+    d.add_options()
+        ("placement", po::value(&placement_list)->composing(), "placement policy, NAME or NAME:key=value,... (see `carcsolo policies`); repeat it to sweep several (default: random)");
+  else if (with_policies)
+    d.add_options()
+        ("placement", po::value(&placement)->default_value(placement), "placement policy, NAME or NAME:key=value,... (see `carcsolo policies`)");
   if (with_policies)
     d.add_options()
-        ("placement", po::value(&placement)->default_value(placement), "placement policy, NAME or NAME:key=value,... (see `carcsolo policies`)")
         ("scoring", po::value(&scoring)->default_value(scoring), "scoring-order policy (see `carcsolo policies`)");
 }
 
@@ -159,22 +170,30 @@ RunConfig GameOptions::resolve() const {
   return rc;
 }
 
-std::vector<RunConfig> GameOptions::resolve_grid(std::vector<int>& color_list,
+std::vector<RunConfig> GameOptions::resolve_grid(std::vector<std::string>& placements,
+                                                 std::vector<int>& color_list,
                                                  std::vector<int>& meeple_list) const {
   color_list = parse_int_list("colors", colors, kMinColors, kMaxColors);
   meeple_list = parse_int_list("meeples", meeples, kMinMeeples, kMaxMeeples);
-  GameOptions one = *this;
-  one.colors = std::to_string(color_list[0]);
-  one.meeples = std::to_string(meeple_list[0]);
-  const RunConfig base = one.resolve();
+  placements.clear();
   std::vector<RunConfig> out;
-  for (int c : color_list)
-    for (int m : meeple_list) {
-      RunConfig rc = base;
-      rc.colors = c;
-      rc.meeples = m;
-      out.push_back(rc);
-    }
+  for (const std::string& p : placement_list.empty() ? std::vector<std::string>{placement} : placement_list) {
+    GameOptions one = *this;
+    one.colors = std::to_string(color_list[0]);
+    one.meeples = std::to_string(meeple_list[0]);
+    one.placement = p;
+    const RunConfig base = one.resolve();
+    if (std::find(placements.begin(), placements.end(), base.placement_policy) != placements.end())
+      throw UsageError("--placement names " + base.placement_policy + " twice");
+    placements.push_back(base.placement_policy);
+    for (int c : color_list)
+      for (int m : meeple_list) {
+        RunConfig rc = base;
+        rc.colors = c;
+        rc.meeples = m;
+        out.push_back(rc);
+      }
+  }
   return out;
 }
 

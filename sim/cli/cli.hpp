@@ -8,10 +8,15 @@
 #include <string>
 #include <vector>
 
-#include <boost/program_options.hpp>
-
 #include "sim/log/io.hpp"
 #include "sim/stats/stats.hpp"
+
+// Declared only: the units that parse options include <boost/program_options.hpp>.
+namespace boost::program_options {
+class options_description;
+class positional_options_description;
+class variables_map;
+}  // namespace boost::program_options
 
 namespace carc::sim {
 
@@ -32,8 +37,9 @@ double parse_real(const std::string& opt, const std::string& text, double lo, do
 std::vector<int> parse_int_list(const std::string& opt, const std::string& text, int lo, int hi);
 
 // Arguments that are not options are a UsageError unless `positional` takes them.
+po::variables_map parse(const po::options_description& d, const Args& args);
 po::variables_map parse(const po::options_description& d, const Args& args,
-                        const po::positional_options_description& positional = {});
+                        const po::positional_options_description& positional);
 
 // The output file of option --opt (an AtomicFile, opened before the work starts); a path
 // that cannot be written is a UsageError naming the option.
@@ -55,13 +61,15 @@ int report_interrupted(const std::string& command, const std::string& done, cons
 struct GameOptions {
   std::string colors = "3", meeples = "4", seed = "1";
   std::string placement = "random", scoring = "random";
+  std::vector<std::string> placement_list;  // with lists: every --placement given
   // `lists`: --colors and --meeples take lists and ranges such as 3,4 or 2..8 (sweep).
   void add_to(po::options_description& d, bool with_policies = true, bool lists = false);
   // Validated and canonical (policy specs with every parameter spelled out).
   RunConfig resolve() const;
-  // With lists: one configuration per (colours, meeples) pair, colours outer; the lists
-  // themselves in `color_list` and `meeple_list`.
-  std::vector<RunConfig> resolve_grid(std::vector<int>& color_list,
+  // With lists: one configuration per (placement, colours, meeples), placement outer, then
+  // colours; the lists themselves (placements canonical) in the three vectors.
+  std::vector<RunConfig> resolve_grid(std::vector<std::string>& placements,
+                                      std::vector<int>& color_list,
                                       std::vector<int>& meeple_list) const;
 };
 
@@ -89,5 +97,6 @@ int cmd_sweep(const Args& args);
 int cmd_verify(const Args& args);
 int cmd_bench(const Args& args);
 int cmd_merge(const Args& args);
+int cmd_ceiling(const Args& args);
 
 }  // namespace carc::sim

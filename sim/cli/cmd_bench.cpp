@@ -4,6 +4,9 @@
 
 #include <iostream>
 
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
 #include "policies/policy.hpp"
 #include "sim/bench/bench.hpp"
 #include "sim/cli/cli.hpp"

@@ -7,6 +7,9 @@
 #include <cstdio>
 #include <iostream>
 
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
 #include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/cli/matrix_files.hpp"

@@ -5,6 +5,9 @@
 #include <fstream>
 #include <iostream>
 
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
 #include "sim/cli/cli.hpp"
 #include "sim/cli/matrix_files.hpp"
 #include "sim/log/io.hpp"

@@ -3,6 +3,9 @@
 
 #include <iostream>
 
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
 #include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/driver/game.hpp"

@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <iostream>
 
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
 #include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/driver/game.hpp"
@@ -37,7 +40,7 @@ std::string mean_text(const MatrixOutcome& o) {
 int cmd_run(const std::vector<std::string>& args) {
   GameOptions g;
   RangeOptions range("100000", UINT64_MAX / 2);
-  std::string out, log, log_games = "10", until_ci;
+  std::string out, log, log_games, until_ci;
   po::options_description d("carcsolo run: play many seeded games and report the score distribution\n\nOptions");
   d.add_options()("help,h", "show this help");
   range.add_to(d, "number of games, >= 1 (with --until-ci: at most)");
@@ -47,7 +50,7 @@ int cmd_run(const std::vector<std::string>& args) {
   d.add_options()
       ("out", po::value(&out), "write the results JSON (carcassonne-solo-results/1) to FILE")
       ("log", po::value(&log), "write game logs (carcassonne-solo-log/1, JSON Lines) to FILE")
-      ("log-games", po::value(&log_games)->default_value(log_games), "how many games (the first ones) --log records")
+      ("log-games", po::value(&log_games), "how many games (the first ones) --log records (default: 10, at most --games)")
       ("quiet,q", "no summary on stdout");
   const auto vm = parse(d, args);
   if (vm.count("help")) {
@@ -62,13 +65,16 @@ int cmd_run(const std::vector<std::string>& args) {
   req.first_game = rc.first_game;
   req.games = rc.games;
   req.threads = range.thread_count();
-  if (!vm.count("log") && !vm["log-games"].defaulted())
+  if (!vm.count("log") && vm.count("log-games"))
     throw UsageError("--log-games needs --log FILE (got --log-games " + log_games + " alone)");
   if (!out.empty() && !log.empty() && same_path(out, log))
     throw UsageError("--out and --log must name different files (both are '" + out + "')");
-  const std::uint64_t n_log = vm.count("log") ? parse_count("log-games", log_games, 1, 1000000) : 0;
-  if (vm.count("log") && n_log > rc.games)
-    throw UsageError("--log-games must not exceed --games (got " + log_games + ")");
+  const std::uint64_t n_log = !vm.count("log")      ? 0
+                              : vm.count("log-games") ? parse_count("log-games", log_games, 1, 1000000)
+                                                      : std::min<std::uint64_t>(rc.games, 10);
+  if (n_log > rc.games)
+    throw UsageError("--log-games must not exceed --games (got --log-games " + log_games +
+                     " with --games " + std::to_string(rc.games) + ")");
 
   const bool adaptive = vm.count("until-ci") > 0;
   const double target = adaptive ? parse_real("until-ci", until_ci, 1e-9, 1e9) : 0;

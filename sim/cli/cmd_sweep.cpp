@@ -9,6 +9,9 @@
 #include <cstdio>
 #include <iostream>
 
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
 #include "core/state.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/cli/matrix_files.hpp"
@@ -41,9 +44,13 @@ std::string fmt(const char* f, double a) {
 }
 
 void print_table(std::ostream& os, const std::vector<RunConfig>& cfg, const MatrixOutcome& r) {
-  os << "colours meeples    games  mean +- 95% CI     p10 p50 p90  total_40 total_50 total_60 "
-        "all_tiles  no_meeple tiles_exh\n";
+  const bool several = cfg.front().placement_policy != cfg.back().placement_policy;
   for (std::size_t k = 0; k < cfg.size(); ++k) {
+    if (k == 0 || cfg[k].placement_policy != cfg[k - 1].placement_policy) {
+      if (several) os << "placement " << cfg[k].placement_policy << "\n";
+      os << "colours meeples    games  mean +- 95% CI     p10 p50 p90  total_40 total_50 total_60 "
+            "all_tiles  no_meeple tiles_exh\n";
+    }
     const Accumulator& a = r.acc[k];
     const nlohmann::json j = a.to_json(cfg[k], program_info(), Performance{});
     char line[256];
@@ -75,12 +82,16 @@ std::string means_text(const MatrixOutcome& o) {
 void print_summary(std::ostream& os, const MatrixStudy& study, const MatrixOutcome& r,
                    const nlohmann::json& closest, int threads) {
   const RunConfig& c0 = study.configs[0];
-  os << "carcsolo sweep: " << c0.placement_policy << " / " << c0.scoring_policy << ", seed "
+  os << "carcsolo sweep: "
+     << (study.placements.size() > 1 ? std::to_string(study.placements.size()) + " placements"
+                                     : c0.placement_policy)
+     << " / " << c0.scoring_policy << ", seed "
      << c0.seed << ", games [" << study.first_game << ", " << study.first_game + r.games_done
      << ") per option" << (r.partial ? "  (interrupted: partial)" : "") << "\n";
   print_table(os, study.configs, r);
   for (const auto& c : closest)
     os << "closest to " << c["target"].get<std::string>() << " = " << c["value"].get<double>()
+       << (c.contains("placement_policy") ? " for " + c["placement_policy"].get<std::string>() : "")
        << ": " << c["colors"] << " colours x " << c["meeples"] << " meeples ("
        << c["achieved"].get<double>() << ")\n";
   os << "speed: " << (r.seconds > 0 ? double(r.games_done * study.configs.size()) / r.seconds : 0)
@@ -114,7 +125,7 @@ int cmd_sweep(const Args& args) {
   }
   MatrixStudy study;
   study.format = kSweepFormat;
-  study.configs = g.resolve_grid(study.colors, study.meeples);
+  study.configs = g.resolve_grid(study.placements, study.colors, study.meeples);
   for (const auto& t : targets) study.targets.push_back(parse_target(t));
   study.first_game = range.first_game();
   MatrixRequest req;

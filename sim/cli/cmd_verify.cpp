@@ -8,6 +8,9 @@
 #include <fstream>
 #include <iostream>
 
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
 #include "sim/cli/cli.hpp"
 #include "sim/log/verify.hpp"
 

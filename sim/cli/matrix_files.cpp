@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/cli/cli.hpp"
 
 namespace carc::sim {
@@ -18,21 +20,27 @@ double value_of(const json& run, const std::string& key) {
                        : run["goals"][key]["rate"].get<double>();
 }
 
-// Per target, the run that comes closest (the first of equals).
+// Per target (and per placement, when there are several), the run that comes closest
+// (the first of equals).
 json closest_runs(const MatrixStudy& study, const json& runs) {
   json out = json::array();
-  for (const auto& t : study.targets) {
-    std::size_t best = 0;
-    for (std::size_t k = 1; k < runs.size(); ++k)
-      if (std::abs(value_of(runs[k], t.key) - t.value) < std::abs(value_of(runs[best], t.key) - t.value))
-        best = k;
-    out.push_back({{"target", t.key},
-                   {"value", t.value},
-                   {"run", best},
-                   {"colors", study.configs[best].colors},
-                   {"meeples", study.configs[best].meeples},
-                   {"achieved", value_of(runs[best], t.key)}});
-  }
+  const std::size_t n_p = std::max<std::size_t>(1, study.placements.size());
+  const std::size_t block = runs.size() / n_p;
+  for (const auto& t : study.targets)
+    for (std::size_t p = 0; p < n_p; ++p) {
+      std::size_t best = p * block;
+      for (std::size_t k = best + 1; k < (p + 1) * block; ++k)
+        if (std::abs(value_of(runs[k], t.key) - t.value) < std::abs(value_of(runs[best], t.key) - t.value))
+          best = k;
+      json entry = {{"target", t.key},
+                    {"value", t.value},
+                    {"run", best},
+                    {"colors", study.configs[best].colors},
+                    {"meeples", study.configs[best].meeples},
+                    {"achieved", value_of(runs[best], t.key)}};
+      if (n_p > 1) entry["placement_policy"] = study.configs[best].placement_policy;
+      out.push_back(entry);
+    }
   return out;
 }
 
@@ -48,9 +56,11 @@ json compare_config(const MatrixStudy& s, std::uint64_t games) {
 
 json sweep_config(const MatrixStudy& s, std::uint64_t games) {
   const RunConfig& c0 = s.configs[0];
-  return {{"colors", s.colors}, {"meeples", s.meeples},
-          {"placement_policy", c0.placement_policy}, {"scoring_policy", c0.scoring_policy},
-          {"seed", c0.seed}, {"first_game", s.first_game}, {"games", games}};
+  json config = {{"colors", s.colors}, {"meeples", s.meeples},
+                 {"placement_policy", c0.placement_policy}, {"scoring_policy", c0.scoring_policy},
+                 {"seed", c0.seed}, {"first_game", s.first_game}, {"games", games}};
+  if (s.placements.size() > 1) config["placements"] = s.placements;
+  return config;
 }
 
 // --- reading: every failure is one line naming the key -----------------------------
@@ -131,20 +141,32 @@ void read_sweep(const json& doc, const json& config, MatrixFile& f) {
   MatrixStudy& s = f.study;
   s.colors = read<std::vector<int>>(s, config, "config.colors");
   s.meeples = read<std::vector<int>>(s, config, "config.meeples");
-  if (s.colors.size() * s.meeples.size() != s.configs.size())
-    fail(s, "runs", "expected one run per (colours, meeples) pair");
+  if (config.contains("placements"))
+    s.placements = read<std::vector<std::string>>(s, config, "config.placements");
+  else
+    s.placements = {read<std::string>(s, config, "config.placement_policy")};
+  const std::size_t per_placement = s.colors.size() * s.meeples.size();
+  if (s.placements.empty() || s.placements[0] != read<std::string>(s, config, "config.placement_policy"))
+    fail(s, "config.placements", "expected config.placement_policy first");
+  if (s.placements.size() * per_placement != s.configs.size())
+    fail(s, "runs", "expected one run per (placement, colours, meeples)");
   for (std::size_t k = 0; k < s.configs.size(); ++k) {
     const RunConfig& c = s.configs[k];
-    if (c.colors != s.colors[k / s.meeples.size()] || c.meeples != s.meeples[k % s.meeples.size()] ||
+    const std::size_t in = k % per_placement;
+    if (c.colors != s.colors[in / s.meeples.size()] || c.meeples != s.meeples[in % s.meeples.size()] ||
         c.seed != read<std::uint64_t>(s, config, "config.seed") ||
-        c.placement_policy != read<std::string>(s, config, "config.placement_policy") ||
+        c.placement_policy != s.placements[k / per_placement] ||
         c.scoring_policy != read<std::string>(s, config, "config.scoring_policy"))
       fail(s, "runs[" + std::to_string(k) + "].config", "differs from config");
   }
   const json& targets = member(s, doc, "targets");
   if (!targets.is_array()) fail(s, "targets", "expected an array");
-  for (const auto& t : targets)
-    s.targets.push_back({read<std::string>(s, t, "targets.target"), read<double>(s, t, "targets.value")});
+  // One entry per target and placement (placements inner): every n-th names the targets.
+  if (targets.size() % s.placements.size() != 0)
+    fail(s, "targets", "expected one entry per target and placement");
+  for (std::size_t i = 0; i < targets.size(); i += s.placements.size())
+    s.targets.push_back({read<std::string>(s, targets[i], "targets.target"),
+                         read<double>(s, targets[i], "targets.value")});
 }
 
 }  // namespace
@@ -214,6 +236,7 @@ std::string study_difference(const MatrixStudy& a, const MatrixStudy& b) {
   const bool compare = is_compare(a);
   if (!compare && a.colors != b.colors) return "config.colors";
   if (!compare && a.meeples != b.meeples) return "config.meeples";
+  if (!compare && a.placements != b.placements) return "config.placements";
   if (a.configs.size() != b.configs.size()) return "config.policies";
   for (std::size_t k = 0; k < a.configs.size(); ++k) {
     const std::string key = config_difference(a.configs[k], b.configs[k]);

@@ -30,7 +30,9 @@ struct MatrixStudy {
   std::uint64_t first_game = 0;
   // compare: --until-ci and --max-games (null without --until-ci).
   nlohmann::json until_ci, max_games;
-  // sweep: the lists (configs: colours outer, meeples inner) and the targets.
+  // sweep: the lists (configs: placement outer, then colours, meeples inner) and the
+  // targets. One placement: the file has no `config.placements` (as before there were more).
+  std::vector<std::string> placements;
   std::vector<int> colors, meeples;
   std::vector<Target> targets;
 };

@@ -3,6 +3,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
 #include "sim/render/html.hpp"
 #include "sim/render/svg.hpp"
 

@@ -1,5 +1,7 @@
 #include "sim/driver/game.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "core/turn.hpp"
 #include "sim/driver/deal.hpp"
 
@@ -31,17 +33,6 @@ struct DriverEnv : Hooks {
   }
 };
 
-GameOutcome outcome_of(const State& s) {
-  GameOutcome o{};
-  o.colors = s.colors();
-  for (int c = 0; c < s.colors(); ++c) o.scores[c] = s.score(c);
-  o.result = s.result();
-  o.end = s.end_reason();
-  o.tiles_placed = s.tiles_on_board() - 1;
-  o.discards = s.discards();
-  o.goals = s.goals();
-  return o;
-}
 
 nlohmann::json scores_json(const State& s) {
   nlohmann::json a = nlohmann::json::array();
@@ -109,6 +100,18 @@ struct LogHooks {
 };
 
 }  // namespace
+
+GameOutcome outcome_of(const State& s) {
+  GameOutcome o{};
+  o.colors = s.colors();
+  for (int c = 0; c < s.colors(); ++c) o.scores[c] = s.score(c);
+  o.result = s.result();
+  o.end = s.end_reason();
+  o.tiles_placed = s.tiles_on_board() - 1;
+  o.discards = s.discards();
+  o.goals = s.goals();
+  return o;
+}
 
 GameOutcome play_game(const GameSpec& spec, PlacementPolicy& placement, ScoringPolicy& scoring) {
   Stacks stacks = deal(spec.cfg.colors, spec.seed, spec.game);

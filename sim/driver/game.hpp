@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/state.hpp"
 #include "policies/policy.hpp"
@@ -17,6 +17,9 @@ struct GameSpec {
   std::uint64_t seed = 1;
   std::uint64_t game = 0;
 };
+
+// What a finished game's State says: scores, result, end, tiles, discards, goals.
+GameOutcome outcome_of(const State& s);
 
 GameOutcome play_game(const GameSpec& spec, PlacementPolicy& placement, ScoringPolicy& scoring);
 

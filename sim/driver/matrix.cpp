@@ -8,6 +8,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "policies/policy.hpp"
 #include "sim/driver/errors.hpp"
 #include "sim/driver/game.hpp"

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <string>
 #include <utility>
+
+#include <nlohmann/json.hpp>
 #endif
 
 namespace carc::sim::processes {

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "core/state.hpp"
 #include "core/tiles.hpp"
 

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/state.hpp"
 #include "core/turn.hpp"
 

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "core/tiles.hpp"
 #include "sim/log/board_view.hpp"
 #include "sim/render/svg.hpp"

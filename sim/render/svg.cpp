@@ -15,6 +15,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/tiles.hpp"
 
 extern char** environ;

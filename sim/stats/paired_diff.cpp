@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 namespace carc::sim {
 namespace {
 

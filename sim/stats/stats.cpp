@@ -7,6 +7,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 namespace carc::sim {
 
 using nlohmann::json;

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/goals.hpp"
 #include "core/state.hpp"

@@ -1,0 +1,227 @@
+// HeuristicEvaluator, per placement and per meeple option: the terms of every move, and
+// the evaluator's public calls (heuristic_eval.hpp).
+#include "policies/heuristic_eval.hpp"
+#include "policies/heuristic_terms.hpp"
+
+namespace carc {
+namespace heuristic {
+
+// Tile types the next colour could place with no free segment: at every other open cell
+// as they are (cell.nofree_base), at the cells beside this one as the move leaves them;
+// a meeple on a feature adds the sides of those cells on it.
+inline void Evaluator::absorbing(const Oriented& o) {
+  pv.absorb_mask = cell.nofree_base;
+  pv.absorb_extra.fill(0);
+  for (unsigned b = ~cell.nb.occupied & 15u; b; b &= b - 1) {
+    const int d = std::countr_zero(b);
+    const int od = opposite(d);
+    const int code = cell.code_near[d] | o.edge[d] << (2 * od);
+    const int occ = cell.occ_near[d];
+    if (o.seg[d] >= 0) {
+      const int fi = e.feat_of_seg[o.seg[d]];
+      if (e.feats[fi].meeple_total) {
+        pv.absorb_mask |= no_free[code][occ | 1 << od];
+      } else {
+        pv.absorb_mask |= no_free[code][occ];
+        pv.absorb_extra[fi] |= no_free[code][occ | 1 << od];
+      }
+    } else {
+      pv.absorb_mask |= no_free[code][occ];
+    }
+  }
+  pv.absorb_count = cell.nofree_base_count + unseen.count(pv.absorb_mask & ~cell.nofree_base);
+}
+
+// Scores and supplies after the move's turn, exactly as State::place and scoring in the
+// `best` order leave them.
+inline void Evaluator::outcome(int seg, Scores& score, Scores& supply) {
+  TurnScoring t;
+  t.colors = k;
+  for (int c = 0; c < k; ++c) {
+    t.start[c] = s->score(c);
+    supply[c] = s->supply(c) - (c == mover && seg != Move::kNoMeeple);
+  }
+  int relevant = 0;
+  auto completed = [&](int points, const std::array<std::uint8_t, kMaxColors>& meeples) {
+    t.points[t.n] = points;
+    t.majority[t.n] = majority_of(meeples, k);
+    relevant += t.majority[t.n] != 0;
+    ++t.n;
+    for (int c = 0; c < k; ++c) supply[c] += meeples[c];
+  };
+  for (int i = 0; i < e.n_feats; ++i) {
+    const JoinedFeature& f = e.feats[i];
+    if (!f.complete()) continue;
+    std::array<std::uint8_t, kMaxColors> meeples = f.meeples;
+    if (seg != Move::kNoMeeple && (f.segs >> seg & 1)) ++meeples[mover];
+    // The analysis may count a tile twice when it joins several board features.
+    const int tiles = f.n_roots > 1 ? 1 + s->distinct_tiles({f.roots.data(), f.n_roots}) : f.tiles;
+    completed(feature_points(f.kind, tiles, f.pennants), meeples);
+  }
+  for (int i = 0; i < cell.nb.n_near; ++i)
+    if (cell.nb.near[i].open_after == 0) completed(9, s->feature(cell.nb.near[i].root).meeples);
+  std::array<std::uint8_t, kMaxCompleted> order;
+  if (relevant > 1) {
+    best.solve(t, order);
+  } else {  // one feature awards at most: the order does not matter
+    for (int i = 0; i < t.n; ++i) order[i] = std::uint8_t(i);
+  }
+  score_in_order(t, {order.data(), std::size_t(t.n)}, score);
+}
+
+// The terms of the option with the meeple on segment `seg` (kNoMeeple: none).
+inline HeuristicTerms Evaluator::terms(int seg) {
+  std::array<double, kMaxColors> p = pv.expect;
+  double r = pv.returns;
+  const JoinedFeature* meeple_on = nullptr;
+  int absorbing_unseen = pv.absorb_count;
+  if (seg != Move::kNoMeeple) {
+    const int fi = e.feat_of_seg[seg];
+    const JoinedFeature& f = e.feats[fi];
+    meeple_on = &f;
+    if (!f.complete()) {
+      const Contrib c = fresh_contrib(f.kind, feat_odds[fi], f.tiles, f.pennants);
+      p[mover] += 1.0 * c.gain;  // add(p, r, c, 1): the mover is its only majority colour
+      r += 1.0 * c.ret;
+    }
+    absorbing_unseen += unseen.count(pv.absorb_extra[fi] & ~pv.absorb_mask);
+  }
+  HeuristicTerms v;
+  if (e.completes) [[unlikely]] {
+    outcome_terms(seg, p, r, v);
+  } else {
+    const Supplies& q = quiet[seg != Move::kNoMeeple];
+    v.scores = expected_scores_term(w, k, scores_now.data(), p.data(), pv.ends);
+    v.supply = supply_term(meeple_w, q.total, r);
+    v.empty = empty_term(empty_w, q.empties);
+    v.one = one_term(one_w, q.ones);
+    v.urgent = urgent_term(urgent_w, q.supply[next] == 0);
+  }
+  v.ended = pv.ends;
+  v.compact = pv.compact;
+  v.sink = sink_term(pv.sink, w.sink, meeple_on);
+  if (w.absorb != 0 && tiles_left > 0)
+    v.absorb = absorb_term(absorb_w, absorbing_unseen, tiles_left);
+  return v;
+}
+
+// The terms that read the scores and supplies, for a move that completes something.
+void Evaluator::outcome_terms(int seg, const std::array<double, kMaxColors>& p, double r,
+                              HeuristicTerms& v) {
+  Scores score, supply;
+  outcome(seg, score, supply);
+  int in_supply = 0, empties = 0, ones = 0;
+  for (int c = 0; c < k; ++c) {
+    in_supply += supply[c];
+    empties += supply[c] == 0;
+    ones += supply[c] == 1;
+  }
+  v.scores = expected_scores_term(w, k, score.data(), p.data(), pv.ends);
+  v.supply = supply_term(meeple_w, in_supply, r);
+  v.empty = empty_term(empty_w, empties);
+  v.one = one_term(one_w, ones);
+  v.urgent = urgent_term(urgent_w, supply[next] == 0);
+}
+
+template <class Emit>
+void Evaluator::placement(int type, const Placement& pl, Emit&& emit) {
+  if (pl.cell != cell.nb.cell) load_cell(type, pl);
+  const Oriented& o = kOriented[type][pl.rot];
+  delta.points.fill(0);
+  delta.returns = 0;
+  delta.n_gone = 0;
+  if (cell.nb.shared_root) {
+    analyse_placement(*s, type, pl, cell.nb, e);
+    expect_features(o);
+  } else {
+    analyse_and_expect(type, o);
+  }
+  if (cell.n_monasteries) expect_monasteries(o);
+  if (cell.n_sides) expect_neighbour_cells(o);
+  pv.expect = pend;
+  for (int c = 0; c < k; ++c) pv.expect[c] += delta.points[c];
+  pv.returns = ret + delta.returns;
+  pv.sink = sink_placement(w.sink, *s, e);
+  pv.ends = e.free_mask != 0 && !has_meeple && tiles_left > 0;
+  pv.compact = compact_term(w, 8 - cell.nb.empty);
+  absorbing(o);
+  std::uint8_t options = has_meeple ? e.free_mask : 0;
+  do {
+    Move m{pl, Move::kNoMeeple};
+    if (options) {
+      m.seg = std::uint8_t(std::countr_zero(options));
+      options &= std::uint8_t(options - 1);
+    }
+    emit(m, terms(m.seg));
+  } while (options);
+}
+
+inline int Evaluator::evaluate(int type, std::span<const Placement> legal, ScoredMove* out) {
+  int n = 0;
+  cell.nb.cell = -1;
+  // Where each rotation's options went at the current cell: a rotation that turns the
+  // tile into the very same oriented tile as an earlier one (U turned twice, any turn
+  // of B) has the same options with the same values.
+  std::array<int, 4> first{}, count{};
+  int at_cell = -1;
+  std::uint8_t done = 0;
+  for (const Placement& pl : legal) {
+    if (pl.cell != at_cell) {
+      at_cell = pl.cell;
+      done = 0;
+    }
+    const int same = kSameRotation[type][pl.rot];
+    if (done >> same & 1) {
+      for (int i = 0; i < count[same]; ++i) {
+        out[n] = out[first[same] + i];
+        out[n++].move.at = pl;
+      }
+      continue;
+    }
+    first[pl.rot] = n;
+    placement(type, pl, [&](const Move& m, const HeuristicTerms& t) {
+      out[n++] = ScoredMove{m, t.total()};
+    });
+    count[pl.rot] = n - first[pl.rot];
+    done = std::uint8_t(done | 1u << pl.rot);
+  }
+  return n;
+}
+
+}  // namespace heuristic
+
+struct HeuristicEvaluator::Impl : heuristic::Evaluator {
+  using Evaluator::Evaluator;
+};
+
+HeuristicEvaluator::HeuristicEvaluator(const HeuristicWeights& w)
+    : impl_(std::make_unique<Impl>(w)) {}
+HeuristicEvaluator::~HeuristicEvaluator() = default;
+
+int HeuristicEvaluator::evaluate(const State& s, int type, std::span<const Placement> legal,
+                                 ScoredMove* out, Rng&) {
+  impl_->begin_turn(s);
+  const int n = impl_->evaluate(type, legal, out);
+  impl_->end_turn();
+  return n;
+}
+
+HeuristicTerms HeuristicEvaluator::terms(const State& s, int type, const Move& m) {
+  impl_->begin_turn(s);
+  impl_->cell.nb.cell = -1;
+  HeuristicTerms found, first;
+  bool matched = false, any = false;
+  impl_->placement(type, m.at, [&](const Move& option, const HeuristicTerms& t) {
+    if (!any) first = t;
+    any = true;
+    if (option.seg == m.seg) {
+      found = t;
+      matched = true;
+    }
+  });
+  if (!matched) found = first;  // the only option is then the one without a meeple
+  impl_->end_turn();
+  return found;
+}
+
+}  // namespace carc

@@ -1,0 +1,126 @@
+// HeuristicEvaluator, per turn: what every move of the turn shares (heuristic_eval.hpp).
+#include "policies/heuristic_eval.hpp"
+#include "policies/heuristic_terms.hpp"
+
+namespace carc::heuristic {
+
+void Evaluator::begin_turn(const State& st) {
+  s = &st;
+  k = st.colors();
+  mover = st.to_move();
+  next = mover + 1 == k ? 0 : mover + 1;
+  has_meeple = st.supply(mover) > 0;
+  tiles_left = st.unseen_total();
+  meeple_w = tiles_left > 0 ? w.meeple : 0;
+  empty_w = tiles_left > 0 ? w.empty : 0;
+  one_w = tiles_left > 0 ? w.one : 0;
+  urgent_w = tiles_left > 0 ? w.urgent : 0;
+  absorb_w = absorb_weight(w, st.supply(next) == 0);
+  factor_row = &factors[std::size_t(tiles_left * (kMaxTiles + 1))];
+  const int low = st.lowest_score();
+  for (int c = 0; c < k; ++c) {
+    double& a = awards[std::size_t(st.score(c) - low)];
+    if (a < 0) a = std::exp(-(st.score(c) - low) / w.balance);
+    award[c] = a;
+  }
+  for (int c = 0; c < k; ++c) scores_now[c] = st.score(c);
+  for (int used = 0; used < 2; ++used) {
+    Supplies& q = quiet[used];
+    q.total = q.empties = q.ones = 0;
+    for (int c = 0; c < k; ++c) {
+      const int n = st.supply(c) - (c == mover ? used : 0);
+      q.supply[c] = n;
+      q.total += n;
+      q.empties += n == 0;
+      q.ones += n == 1;
+    }
+  }
+  unseen.load(st);
+  std::memset(closers_cache.data(), 0xFF, sizeof closers_cache);  // all -1
+  std::memset(fit_cache.data(), 0xFF, sizeof fit_cache);
+  side_cache.fill(nullptr);
+  n_marked = 0;
+  for (int j = 0; j < st.open_count(); ++j) {
+    const OpenCell& oc = st.open_cell(j);
+    open_of[oc.cell] = std::uint8_t(j);
+    occ_of[j] = 0;
+    side_root[j].fill(kNoRoot);
+    for (unsigned b = kFeatureSides[oc.code]; b; b &= b - 1) {
+      const int d = std::countr_zero(b);
+      const int v = st.tile_near(step(oc.cell, d));
+      const PlacedTile& u = st.tile(v);
+      const int r = st.feature_of(v, kOriented[u.type][u.rot].seg[opposite(d)]);
+      side_root[j][d] = std::int16_t(r);
+      if (st.feature(r).meeple_total) occ_of[j] = std::uint8_t(occ_of[j] | 1u << d);
+      const Factor& f = side_factor(oc.code, d);
+      open_side_factor[j][d] = &f;
+      apply(odds_of(r), f, 1);
+    }
+  }
+  nofree_all = 0;
+  nofree_cells.fill(0);
+  for (int j = 0; j < st.open_count(); ++j) {
+    const TypeMask m = no_free[st.open_cell(j).code][occ_of[j]];
+    nofree_of[j] = m;
+    nofree_all |= m;
+    for (TypeMask b = m; b; b &= b - 1) ++nofree_cells[std::size_t(std::countr_zero(b))];
+  }
+  n_active = 0;
+  n_monasteries = 0;
+  pend.fill(0);
+  ret = 0;
+  for (int i = 0; i < st.tiles_on_board(); ++i) {
+    const PlacedTile& t = st.tile(i);
+    if (const int ms = kMonasterySeg[t.type]; ms >= 0) {
+      const int r = st.feature_of(i, ms);
+      if (st.feature(r).open > 0)
+        monasteries[n_monasteries++] = Unfinished{std::uint16_t(r), t.x, t.y, st.feature(r).open};
+    }
+    if (t.meeple_seg == kNoSegment) continue;
+    const int r = st.feature_of(i, t.meeple_seg);
+    const Feature& f = st.feature(r);
+    if (f.meeple_total == 0 || active_of[r] != kNotActive) continue;
+    Active& a = active[n_active];
+    active_of[r] = std::uint8_t(n_active++);
+    a.root = std::uint16_t(r);
+    if (f.kind == SegKind::monastery) {
+      const MonasteryCells m = monastery_cells(t, Placement{kNoCell, kFar, kFar, 0});
+      a.odds = Odds{};
+      a.odds.sides = m.sides;
+      a.odds.zeros = m.zeros;
+    } else {
+      a.odds = odds_of(r);
+    }
+    a.now = contrib(f.kind, a.odds, f.tiles, f.pennants, f.meeples, f.meeple_total);
+    add(pend, ret, a.now, 1);
+  }
+}
+
+void Evaluator::end_turn() {
+  for (int j = 0; j < s->open_count(); ++j) open_of[s->open_cell(j).cell] = kNoOpen;
+  for (int i = 0; i < n_marked; ++i) is_marked[marked[i]] = false;
+  for (int i = 0; i < n_active; ++i) active_of[active[i].root] = kNoOpen;
+}
+
+// A monastery at `mcell`: one open side per empty cell around it, hopeless when one of
+// them is open and no unseen tile fits it. With `pcell` >= 0, as a tile placed there
+// leaves them (that cell is full then), but for the cells beside it (see MonasteryCells).
+MonasteryCells Evaluator::monastery_cells(const PlacedTile& m, const Placement& p) {
+  MonasteryCells cells;
+  for (int d = 0; d < 8; ++d) {
+    const int dx = m.x + kDx[d] - p.x, dy = m.y + kDy[d] - p.y;  // from the placed cell
+    if (dx == 0 && dy == 0) continue;
+    const int c = step(m.cell, d);
+    if (s->tile_near(c) != kNoTile) continue;
+    if ((dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) == 1) {
+      cells.beside = std::uint8_t(cells.beside | 1u << kStepDir[dy + 1][dx + 1]);
+      continue;
+    }
+    const int j = open_of[c];
+    ++cells.sides;
+    cells.zeros += j != kNoOpen && fit(s->open_cell(j).code) == 0;
+  }
+  return cells;
+}
+
+}  // namespace carc::heuristic

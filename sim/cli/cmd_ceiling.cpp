@@ -1,0 +1,197 @@
+// carcsolo ceiling: the clairvoyant ceiling of every deal (sim/reference/ceiling.hpp), a
+// REFERENCE THAT CHEATS (it sees the dealt stacks), beside a real policy on the same
+// games: "what knowing the order is worth".
+#include <omp.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <vector>
+
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
+#include "policies/policy.hpp"
+#include "sim/cli/cli.hpp"
+#include "sim/driver/errors.hpp"
+#include "sim/driver/game.hpp"
+#include "sim/log/io.hpp"
+#include "sim/reference/ceiling.hpp"
+#include "sim/stats/paired_diff.hpp"
+
+namespace carc::sim {
+namespace {
+
+constexpr const char* kReference =
+    "clairvoyant beam search over the dealt stacks: it sees every colour's stack order, which "
+    "no player may; a ceiling to measure policies against, never a policy";
+
+struct PerGame {
+  GameOutcome ceiling, against;
+};
+
+struct CeilingRun {
+  RunConfig rc;  // the games; placement names the ceiling, scoring "best"
+  std::string against;
+  int width = 64, threads = 1;
+  std::vector<PerGame> games;  // [0, done) are played
+  std::uint64_t done = 0;
+  double seconds = 0;
+};
+
+void play_all(CeilingRun& run) {
+  const Config cfg{run.rc.colors, run.rc.meeples};
+  std::atomic<std::uint64_t> next{0}, finished{0};
+  FirstError errors;
+  const auto t0 = std::chrono::steady_clock::now();
+  const bool progress = ::isatty(STDERR_FILENO);
+#pragma omp parallel num_threads(run.threads)
+  {
+    try {
+      auto placement = make_placement_policy(run.against);
+      auto scoring = make_scoring_policy("best");
+      for (;;) {
+        if (g_stop || errors.failed()) break;
+        const std::uint64_t i = next.fetch_add(1);
+        if (i >= run.rc.games) break;
+        const std::uint64_t game = run.rc.first_game + i;
+        PerGame& g = run.games[i];
+        g.ceiling = clairvoyant_ceiling(cfg, run.rc.seed, game, run.width).outcome;
+        g.against = play_game(GameSpec{cfg, run.rc.seed, game}, *placement, *scoring);
+        const std::uint64_t f = ++finished;
+        if (progress && omp_get_thread_num() == 0)
+          std::fprintf(stderr, "\r%llu/%llu games   ", static_cast<unsigned long long>(f),
+                       static_cast<unsigned long long>(run.rc.games));
+      }
+    } catch (...) {
+      errors.capture();
+    }
+  }
+  if (progress) std::fprintf(stderr, "\n");
+  errors.rethrow_if_failed();
+  // Every game taken was finished: the games played are the prefix [0, min(next, games)).
+  run.done = std::min<std::uint64_t>(next.load(), run.rc.games);
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+nlohmann::json document(const CeilingRun& run, bool partial) {
+  Accumulator ceiling, against;
+  PairedDiff diff;  // ceiling - against, per game
+  nlohmann::json per_game = nlohmann::json::array();
+  for (std::uint64_t i = 0; i < run.done; ++i) {
+    const PerGame& g = run.games[i];
+    ceiling.add(g.ceiling);
+    against.add(g.against);
+    diff.add(g.against, g.ceiling);
+    per_game.push_back({{"game", run.rc.first_game + i},
+                        {"result", g.ceiling.result},
+                        {"against_result", g.against.result}});
+  }
+  RunConfig rc = run.rc;
+  rc.games = run.done;
+  auto doc = ceiling.to_json(rc, program_info(), Performance{run.threads, run.seconds});
+  RunConfig ra = rc;
+  ra.placement_policy = run.against;
+  doc["reference"] = kReference;
+  doc["ceiling"] = {{"width", run.width}};
+  doc["against"] = {{"results", against.to_json(ra, program_info(), Performance{run.threads, 0})},
+                    {"difference", diff.to_json()}};
+  doc["per_game"] = per_game;
+  if (partial) doc["partial"] = true;
+  return doc;
+}
+
+void print_summary(const CeilingRun& run, const nlohmann::json& doc) {
+  Accumulator ceiling = Accumulator::from_json(doc);
+  Accumulator against = Accumulator::from_json(doc["against"]["results"]);
+  const auto& d = doc["against"]["difference"];
+  std::printf("carcsolo ceiling: REFERENCE, NOT A POLICY (sees the dealt stacks), beam width %d, "
+              "%d colours x %d meeples, seed %llu\n%s",
+              run.width, run.rc.colors, run.rc.meeples,
+              static_cast<unsigned long long>(run.rc.seed), ceiling.summary().c_str());
+  std::printf("against %s / best on the same games: mean %.3f ± %.3f\n", run.against.c_str(),
+              against.mean(), against.ci_half_width());
+  std::printf("knowing the order is worth %+.3f [%.3f, %.3f] points per game (paired 95%% CI)\n",
+              d["mean"].get<double>(), d["ci95"][0].get<double>(), d["ci95"][1].get<double>());
+}
+
+}  // namespace
+
+int cmd_ceiling(const Args& args) {
+  GameOptions g;
+  RangeOptions range("200", 1000000);
+  std::string width = "64", against = "heuristic", out, log, log_games;
+  po::options_description d(
+      "carcsolo ceiling: the clairvoyant ceiling of each deal, a REFERENCE THAT CHEATS (a beam\n"
+      "search that sees the dealt stacks, never a policy), beside a policy on the same games\n\n"
+      "Options");
+  d.add_options()("help,h", "show this help");
+  range.add_to(d, "number of games, >= 1");
+  g.add_to(d, false);
+  d.add_options()
+      ("width", po::value(&width)->default_value(width), "beam width, 1..4096 (positions kept per turn)")
+      ("against", po::value(&against)->default_value(against), "the placement policy played on the same games (scoring `best`)")
+      ("out", po::value(&out), "write the results JSON (the ceiling's results, `against`, `per_game`) to FILE")
+      ("log", po::value(&log), "write the ceiling's best line of the first games as game logs (JSON Lines) to FILE")
+      ("log-games", po::value(&log_games), "how many games --log records (default: all, at most 10)")
+      ("quiet,q", "no summary on stdout");
+  const auto vm = parse(d, args);
+  if (vm.count("help")) {
+    std::cout << d << "\nExample: carcsolo ceiling --width 64 --games 200 --against mc --log best.jsonl\n";
+    return 0;
+  }
+  CeilingRun run;
+  run.rc = g.resolve();
+  run.rc.games = range.game_count(1);
+  run.rc.first_game = range.first_game();
+  run.threads = range.thread_count();
+  run.width = int(parse_count("width", width, 1, 4096));
+  run.rc.placement_policy = "ceiling:width=" + std::to_string(run.width);
+  run.rc.scoring_policy = "best";
+  try {
+    run.against = canonical_placement(against);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--against: ") + e.what());
+  }
+  if (vm.count("log-games") && !vm.count("log"))
+    throw UsageError("--log-games needs --log FILE (got --log-games " + log_games + " alone)");
+  const std::uint64_t n_log =
+      !vm.count("log") ? 0
+      : vm.count("log-games") ? parse_count("log-games", log_games, 1, run.rc.games)
+                              : std::min<std::uint64_t>(run.rc.games, 10);
+  if (!out.empty() && !log.empty() && same_path(out, log))
+    throw UsageError("--out and --log must name different files (both are '" + out + "')");
+  AtomicFile out_file, log_file;
+  if (!out.empty()) out_file = open_output("out", out);
+  if (!log.empty()) log_file = open_output("log", log);
+
+  install_stop_handlers();
+  run.games.resize(run.rc.games);
+  play_all(run);
+  const bool partial = run.done < run.rc.games;
+  const nlohmann::json doc = document(run, partial);
+  if (log_file.is_open()) {
+    const Config cfg{run.rc.colors, run.rc.meeples};
+    const std::string label = run.rc.placement_policy + " (reference: sees the stacks)";
+    for (std::uint64_t i = 0; i < std::min(n_log, run.done); ++i) {
+      const std::uint64_t game = run.rc.first_game + i;
+      const CeilingLine line = clairvoyant_ceiling(cfg, run.rc.seed, game, run.width);
+      log_file.write(ceiling_log(cfg, run.rc.seed, game, line, label).dump() + "\n");
+    }
+    log_file.commit();
+  }
+  if (out_file.is_open()) {
+    out_file.write(doc.dump(2) + "\n");
+    out_file.commit();
+  }
+  restore_default_handlers();
+  if (!vm.count("quiet")) print_summary(run, doc);
+  if (partial)
+    return report_interrupted("ceiling", std::to_string(run.done) + " of " +
+                                             std::to_string(run.rc.games) + " games", out);
+  return 0;
+}
+
+}  // namespace carc::sim

@@ -1,0 +1,221 @@
+#include "sim/reference/ceiling.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <unordered_set>
+
+#include <nlohmann/json.hpp>
+
+#include "core/turn.hpp"
+#include "policies/heuristic.hpp"
+#include "policies/lookahead.hpp"
+#include "sim/driver/deal.hpp"
+#include "sim/driver/game.hpp"
+
+namespace carc::sim {
+namespace {
+
+std::uint64_t mix(std::uint64_t x) { return splitmix64(x); }
+
+// A key that two positions share when a player could not tell them apart: each placed
+// tile by its cell, type, edge letters and segments as sets of board edges (so the
+// rotations of a symmetric tile agree, and the order tiles came in does not matter), each
+// meeple still standing by its cell, segment edges and colour, and per colour the score,
+// supply and tiles left in its stack.
+std::uint64_t position_key(const State& s) {
+  std::uint64_t h = 0;
+  for (int i = 1; i < s.tiles_on_board(); ++i) {
+    const PlacedTile& t = s.tile(i);
+    const Oriented& o = kOriented[t.type][t.rot];
+    std::uint64_t segs = 0;
+    for (int g = 0; g < kBaseTiles[t.type].nseg; ++g)
+      segs += mix(o.seg_edges[g] | std::uint64_t(kBaseTiles[t.type].segs[g].kind) << 8);
+    const std::uint64_t edges = o.edge[0] | o.edge[1] << 2 | o.edge[2] << 4 | o.edge[3] << 6;
+    h += mix(t.cell | std::uint64_t(t.type) << 16 | edges << 24 | segs << 32);
+    if (t.meeple_seg == kNoSegment) continue;
+    if (s.feature(s.feature_of(i, t.meeple_seg)).open == 0) continue;  // scored: went home
+    h += mix(0x5EED0000000000ull ^ (t.cell | std::uint64_t(o.seg_edges[t.meeple_seg]) << 16 |
+                                     std::uint64_t(t.meeple_color) << 24));
+  }
+  for (int c = 0; c < s.colors(); ++c)
+    h += mix(std::uint64_t(c + 1) << 56 | std::uint64_t(s.score(c)) << 16 |
+             std::uint64_t(s.supply(c)) << 8 | std::uint64_t(s.stack_left(c)));
+  return h;
+}
+
+// Final scoring in the `best` order (nothing is drawn or chosen any more).
+struct FinalEnv : SilentHooks {
+  ScoringPolicy* scoring;
+  Rng* rng;
+  int draw(int) { throw std::logic_error("ceiling: a draw during final scoring"); }
+  Move choose(const State&, int, const Placement*, int) { return Move::none(); }
+  void order(const State&, int, std::uint16_t*, int) {}
+  void order_final(const State& s, std::uint8_t* colors, int n) {
+    scoring->order_final(Observation(s, kNoType), {colors, std::size_t(n)}, *rng);
+  }
+};
+
+struct Step {  // one placed tile of a line; lines share their prefixes
+  int parent;  // index of the previous step, -1 at the start
+  Move move;
+};
+
+struct Node {
+  State s;
+  int line;  // last step, -1 before the first placement
+};
+
+struct Child {
+  double value;
+  int node, order;  // which expanded node, and the move's index among its moves
+  Move move;
+};
+
+class Beam {
+ public:
+  Beam(const Config& cfg, std::uint64_t seed, std::uint64_t game, int width)
+      : stacks_(deal(cfg.colors, seed, game)), width_(width),
+        scoring_(make_lookahead_scoring()), eval_(HeuristicWeights{}), rng_(seed, game, Stream::search) {
+    beam_.push_back({State::initial(cfg), -1});
+  }
+
+  CeilingLine run() {
+    while (!beam_.empty()) turn();
+    if (best_.moves.empty() && best_.outcome.colors == 0)
+      throw std::logic_error("ceiling: no line reached the end of the game");
+    return best_;
+  }
+
+ private:
+  int next_tile(const State& s, int c) const {
+    return stacks_.tiles[stacks_.begin[c] + stacks_.size(c) - s.stack_left(c)];
+  }
+
+  // The colour to move draws until a tile fits (discarding those that fit nowhere). Returns
+  // the tile and its placements, or kNoType when the stack ran out first.
+  int draw_placeable(State& s, MoveBuffer& legal, int& n) const {
+    const int c = s.to_move();
+    for (;;) {
+      const int type = next_tile(s, c);
+      s.draw(type);
+      n = s.legal_placements(type, legal.data());
+      if (n > 0) return type;
+      s.discard(type);
+      if (s.stack_left(c) == 0) return kNoType;
+    }
+  }
+
+  void finish(State& s, int line) {
+    FinalEnv env;
+    env.scoring = scoring_.get();
+    env.rng = &rng_;
+    play_final_scoring(s, env);
+    const GameOutcome o = outcome_of(s);
+    if (best_.outcome.colors != 0 && o.result <= best_.outcome.result) return;
+    best_.outcome = o;
+    best_.moves.clear();
+    for (int k = line; k >= 0; k = steps_[std::size_t(k)].parent)
+      best_.moves.push_back(steps_[std::size_t(k)].move);
+    std::reverse(best_.moves.begin(), best_.moves.end());
+  }
+
+  // Keeps a position for the next turn, or finishes it when the game is over.
+  void keep(State& s, int line) {
+    if (s.ended()) return finish(s, line);
+    if (!seen_.insert(position_key(s)).second) return;
+    next_.push_back({s, line});
+  }
+
+  void turn() {
+    drawn_.clear();
+    children_.clear();
+    next_.clear();
+    seen_.clear();
+    for (Node& node : beam_) {
+      MoveBuffer legal;
+      int n = 0;
+      const int type = draw_placeable(node.s, legal, n);
+      if (type == kNoType) {  // the turn ended in discards: nothing to choose
+        node.s.end_turn();
+        keep(node.s, node.line);
+        continue;
+      }
+      const int k = eval_.evaluate(node.s, type, {legal.data(), std::size_t(n)}, moves_.data(), rng_);
+      const int id = int(drawn_.size());
+      drawn_.push_back({node.s, node.line});
+      types_.resize(drawn_.size());
+      types_[std::size_t(id)] = type;
+      for (int i = 0; i < k; ++i) children_.push_back({moves_[std::size_t(i)].value, id, i, moves_[std::size_t(i)].move});
+    }
+    std::sort(children_.begin(), children_.end(), [](const Child& a, const Child& b) {
+      if (a.value != b.value) return a.value > b.value;
+      return a.node != b.node ? a.node < b.node : a.order < b.order;
+    });
+    for (const Child& ch : children_) {
+      if (int(next_.size()) >= width_) break;
+      State s = drawn_[std::size_t(ch.node)].s;
+      apply_move(s, types_[std::size_t(ch.node)], ch.move, *scoring_, rng_);
+      s.end_turn();
+      steps_.push_back({drawn_[std::size_t(ch.node)].line, ch.move});
+      keep(s, int(steps_.size()) - 1);
+    }
+    beam_.swap(next_);
+  }
+
+  Stacks stacks_;
+  int width_;
+  std::unique_ptr<ScoringPolicy> scoring_;
+  HeuristicEvaluator eval_;
+  Rng rng_;
+  std::vector<Node> beam_, next_, drawn_;
+  std::vector<int> types_;
+  std::vector<Child> children_;
+  std::vector<Step> steps_;
+  std::unordered_set<std::uint64_t> seen_;
+  std::array<ScoredMove, kMaxMoves> moves_;
+  CeilingLine best_;
+};
+
+// Plays a line's moves in order (the driver deals the same stacks, so the same tiles come).
+class Scripted final : public PlacementPolicy {
+ public:
+  explicit Scripted(const std::vector<Move>& moves) : moves_(moves) {}
+  Move choose(const Observation&, std::span<const Placement> legal, Rng&) override {
+    if (next_ >= moves_.size()) throw std::logic_error("ceiling: the line ran out of moves");
+    const Move m = moves_[next_++];
+    const bool is_legal = std::any_of(legal.begin(), legal.end(), [&](const Placement& p) {
+      return p.cell == m.at.cell && p.rot == m.at.rot;
+    });
+    if (!is_legal) throw std::logic_error("ceiling: the line's move is not legal on replay");
+    return m;
+  }
+
+ private:
+  const std::vector<Move>& moves_;
+  std::size_t next_ = 0;
+};
+
+}  // namespace
+
+nlohmann::json ceiling_log(const Config& cfg, std::uint64_t seed, std::uint64_t game,
+                           const CeilingLine& line, const std::string& label) {
+  Scripted placement(line.moves);
+  auto scoring = make_lookahead_scoring();
+  GameOutcome o;
+  nlohmann::json log = play_logged_game(GameSpec{cfg, seed, game}, placement, *scoring, label,
+                                        "best", &o);
+  if (o.result != line.outcome.result || o.scores != line.outcome.scores)
+    throw std::logic_error("ceiling: the replayed line ends differently from the search");
+  return log;
+}
+
+CeilingLine clairvoyant_ceiling(const Config& cfg, std::uint64_t seed, std::uint64_t game,
+                                int width) {
+  if (width < 1) throw std::invalid_argument("ceiling: the beam width must be at least 1");
+  auto beam = std::make_unique<Beam>(cfg, seed, game, width);  // large: not on the stack
+  return beam->run();
+}
+
+}  // namespace carc::sim

@@ -1,0 +1,57 @@
+// The clairvoyant ceiling (sim/reference/ceiling.hpp): its lines are legal games that the
+// driver replays to the same end, it is deterministic, it beats a real player on the same
+// deals by a wide margin, and it never becomes a placement policy.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "policies/policy.hpp"
+#include "sim/driver/game.hpp"
+#include "sim/log/verify.hpp"
+#include "sim/reference/ceiling.hpp"
+#include "sim/stats/paired_diff.hpp"
+
+using namespace carc;
+using namespace carc::sim;
+
+TEST_CASE("ceiling: each best line replays to the same end and verifies") {
+  const Config cfg{3, 4};
+  for (std::uint64_t game = 0; game < 6; ++game) {
+    const CeilingLine line = clairvoyant_ceiling(cfg, 11, game, 8);
+    CHECK(line.outcome.tiles_placed == int(line.moves.size()));
+    const nlohmann::json log = ceiling_log(cfg, 11, game, line, "ceiling:width=8");
+    CHECK(log["result"].get<int>() == line.outcome.result);
+    CHECK_FALSE(verify_game_log(log).has_value());
+  }
+}
+
+TEST_CASE("ceiling: deterministic, and a wider beam is no worse on average") {
+  const Config cfg{3, 4};
+  const CeilingLine a = clairvoyant_ceiling(cfg, 3, 5, 4), b = clairvoyant_ceiling(cfg, 3, 5, 4);
+  CHECK(a.outcome.result == b.outcome.result);
+  CHECK(a.moves.size() == b.moves.size());
+  long narrow = 0, wide = 0;
+  for (std::uint64_t game = 0; game < 12; ++game) {
+    narrow += clairvoyant_ceiling(cfg, 3, game, 1).outcome.result;
+    wide += clairvoyant_ceiling(cfg, 3, game, 16).outcome.result;
+  }
+  CHECK(wide > narrow);
+}
+
+TEST_CASE("ceiling: far above the heuristic player on the same deals (paired CI above 0)") {
+  const Config cfg{3, 4};
+  auto placement = make_placement_policy("heuristic");
+  auto scoring = make_scoring_policy("best");
+  PairedDiff d;
+  for (std::uint64_t game = 0; game < 30; ++game) {
+    const GameOutcome player = play_game(GameSpec{cfg, 17, game}, *placement, *scoring);
+    d.add(player, clairvoyant_ceiling(cfg, 17, game, 16).outcome);
+  }
+  CHECK(d.mean() - d.ci_half_width() > 5);
+}
+
+TEST_CASE("ceiling: not a placement policy") {
+  for (const auto& p : placement_policies()) CHECK(p.name.find("ceiling") == std::string::npos);
+  CHECK_THROWS_AS(make_placement_policy("ceiling"), std::invalid_argument);
+  CHECK_THROWS_AS(clairvoyant_ceiling(Config{3, 4}, 1, 0, 0), std::invalid_argument);
+}
