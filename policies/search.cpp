@@ -182,8 +182,8 @@ void register_search() {
   std::vector<ParamInfo> params = {
       {"candidates", 200, "root moves, best first by the heuristic, duplicates removed"},
       {"filter", 1, "1: rank them by the expected best heuristic value after the next draw"},
-      {"beam", 6, "moves given rollouts, best first"},
-      {"rollouts", 64, "truncated rollouts per move in the beam (0: the first of the beam)"},
+      {"beam", 5, "moves given rollouts, best first"},
+      {"rollouts", 48, "truncated rollouts per move in the beam (0: the first of the beam)"},
       {"turns", 6, "turns per rollout, played by the heuristic"},
       {"halving", 0, "1: successive halving, the better moves get more of the rollouts"},
       {"future", 0, "value per unseen tile when a rollout ends with the game going on"}};
