@@ -4,17 +4,20 @@
 // (the stacks are shuffled and face down), so what it knows is a Markov state. A move is
 // valued in two stages:
 //   1. `filter`: the expectation, over the next colour's draw (every unseen type, weighted
-//      by its count), of the best heuristic value of that colour's move. The `beam` best
-//      root moves by it go on (without the filter: the heuristic's best).
-//   2. Truncated rollouts: the unseen tiles re-dealt, the heuristic's move played for
-//      `turns` turns, the heuristic's value of the last one (plus `future` per tile still
-//      unseen when the game goes on). The same deals for every move compared (common
-//      random numbers); successive halving (`halving`) gives the better moves more of them.
-// The heuristic values the meeple economy beyond the horizon from the unseen tiles
-// (features' odds to finish, tiles placeable without a meeple); the rollouts see the
+//      by its count: an exact chance node), of the best heuristic value of that colour's
+//      move. The `beam` best root moves by it go on (without the filter: the heuristic's).
+//   2. Truncated rollouts: the unseen tiles re-dealt from the counts, the heuristic's move
+//      played for `turns` turns (6: two rounds of 3 colours), the heuristic's value of the
+//      last one. Every move compared sees the same deals (common random numbers), and
+//      successive halving (`halving`) gives the better moves more of them.
+// The heuristic values the meeple economy beyond the rollout from the unseen tiles
+// (features' odds to finish, tiles placeable without a meeple); the rollouts play out the
 // turns that decide whether a colour will be forced to place a meeple it does not have.
-// Rollouts to the game's end were measured and lose: their result varies by about 15
-// points between moves whose values differ by 1, so a few hundred cannot rank them.
+// What the paired measurements behind this shape found (README, "Placement policies"):
+// rollouts to the game's end cannot rank moves (one rollout's result varies by about 15
+// points between moves whose values differ by 1); expectimax with exact chance nodes two
+// draws deep is weaker than truncated rollouts two rounds long at equal cost; rollouts of
+// 4 or 8 turns are weaker than 6.
 //
 // The cost is fixed by the parameters (heuristic evaluations, not time), so a game is a
 // pure function of (seed, game, spec). Nothing is allocated per decision: the States and
@@ -33,7 +36,6 @@ namespace {
 struct SearchParams {
   int candidates, beam, rollouts, turns;
   bool filter, halving;
-  double future;
 };
 
 class Search final : public PlacementPolicy {
@@ -137,7 +139,7 @@ class Search final : public PlacementPolicy {
       apply_move(st, tile, inner_[best].move, *scoring_, rng);
       st.end_turn();
     }
-    return st.ended() ? v : v + p_.future * st.unseen_total();
+    return v;
   }
 
   // The colour to move draws from the deal, discarding tiles that fit nowhere; -1 when
@@ -182,11 +184,10 @@ void register_search() {
   std::vector<ParamInfo> params = {
       {"candidates", 200, "root moves, best first by the heuristic, duplicates removed"},
       {"filter", 1, "1: rank them by the expected best heuristic value after the next draw"},
-      {"beam", 5, "moves given rollouts, best first"},
-      {"rollouts", 48, "truncated rollouts per move in the beam (0: the first of the beam)"},
+      {"beam", 10, "moves given rollouts, best first"},
+      {"rollouts", 24, "truncated rollouts per move in the beam (0: the first of the beam)"},
       {"turns", 6, "turns per rollout, played by the heuristic"},
-      {"halving", 0, "1: successive halving, the better moves get more of the rollouts"},
-      {"future", 0, "value per unseen tile when a rollout ends with the game going on"}};
+      {"halving", 1, "1: successive halving, the better moves get more of the rollouts"}};
   for (const ParamInfo& i : HeuristicWeights::params()) params.push_back(i);
   register_placement(
       {"search",
@@ -197,8 +198,7 @@ void register_search() {
         return std::make_unique<Search>(
             SearchParams{whole(p, "candidates", 1, kMaxMoves), whole(p, "beam", 1, kMaxMoves),
                          whole(p, "rollouts", 0, 1000000), whole(p, "turns", 1, kMaxTiles),
-                         whole(p, "filter", 0, 1) == 1, whole(p, "halving", 0, 1) == 1,
-                         p.get("future")},
+                         whole(p, "filter", 0, 1) == 1, whole(p, "halving", 0, 1) == 1},
             HeuristicWeights::from(p));
       });
 }

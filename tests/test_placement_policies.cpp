@@ -38,7 +38,7 @@ std::vector<std::string> test_specs() {
   v.push_back("mc:rollouts=1,candidates=2,rollout=2");
   v.push_back("mc:rollouts=3,candidates=2,rollout=3,z=0");
   v.push_back("greedy:snug=1");
-  v.push_back("search:candidates=5,beam=4,rollouts=3,turns=3,halving=1,future=0.5");
+  v.push_back("search:candidates=5,beam=4,rollouts=3,turns=3,halving=0");
   v.push_back("search:candidates=4,filter=0,beam=2,rollouts=1,turns=2");
   v.push_back("search:candidates=8,rollouts=0");
   return v;
