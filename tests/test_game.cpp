@@ -541,7 +541,9 @@ std::vector<std::string> placement_names() {
   std::vector<std::string> v;
   // Search policies play with small budgets here: the rules, not their strength, are tested.
   for (const auto& i : placement_policies())
-    v.push_back(i.name == "mc" ? "mc:rollouts=2,candidates=2" : i.name);
+    v.push_back(i.name == "mc"       ? "mc:rollouts=2,candidates=2"
+                : i.name == "search" ? "search:candidates=6,beam=3,rollouts=3,turns=4,halving=1"
+                                     : i.name);
   return v;
 }
 std::vector<std::string> scoring_names() {
