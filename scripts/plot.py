@@ -19,11 +19,23 @@ import json
 import os
 import sys
 
-import matplotlib
+# Loaded by main() after the arguments are read: --help works without them, and their
+# absence is one line, not a traceback.
+plt = np = None
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+
+def load_plotting():
+    global plt, np
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as pyplot
+        import numpy
+    except ImportError as e:
+        print("plot.py: needs matplotlib and numpy (Debian packages python3-matplotlib "
+              f"python3-numpy): {e}", file=sys.stderr)
+        sys.exit(2)
+    plt, np = pyplot, numpy
 
 RESULTS = "carcassonne-solo-results/1"
 COMPARE = "carcassonne-solo-compare/1"
@@ -201,6 +213,7 @@ def main():
     ap.add_argument("files", nargs="+", help="results, compare or sweep JSON files")
     ap.add_argument("--out-dir", help="where the PNGs go (default: next to each file)")
     args = ap.parse_args()
+    load_plotting()
     if args.out_dir:
         os.makedirs(args.out_dir, exist_ok=True)
     for path in args.files:
