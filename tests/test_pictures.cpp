@@ -17,6 +17,7 @@
 #include "sim/render/html.hpp"
 #include "sim/render/svg.hpp"
 #include "tests/process.hpp"
+#include "tests/skip.hpp"
 
 namespace {
 
@@ -208,7 +209,7 @@ TEST_CASE("SVG: each tile is drawn from the log's tile, position and rotation") 
 
 TEST_CASE("PNG through rsvg-convert: a real PNG of the board's size") {
   if (!carc::sim::rsvg_convert_available()) {
-    MESSAGE("rsvg-convert is not installed (Debian package librsvg2-bin): PNG not checked");
+    carc::test::skip("rsvg-convert is not installed (Debian package librsvg2-bin): PNG not checked");
     return;
   }
   const json log = logged_game(3, 4, 7, 17);
