@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/process.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -137,6 +139,49 @@ TEST_CASE("run --until-ci: stops at a checkpoint and names the exact game range"
   json a = without_performance(doc);
   a.erase("until_ci");
   CHECK(a == without_performance(read_json(plain)));
+}
+
+TEST_CASE("--until-ci stopped by the cap: the summary and the file say the target was not met") {
+  carc::test::TempDir d;
+  // run: 1,000 games (the first batch) is the cap; ± 0.01 needs far more.
+  auto r = carc::test::run_carcsolo({"run", "--until-ci", "0.01", "--games", "1000", "--threads", "2", "--out", "r.json"},
+                                    d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("until-ci: target not met: stopped at the cap of 1000 games, the mean's 95% CI half-width ") !=
+        std::string::npos);
+  json doc = read_json((d / "r.json").string());
+  CHECK(doc["until_ci"]["met"] == false);
+  CHECK(doc["until_ci"]["cap"] == 1000);
+  CHECK(doc["config"]["games"] == 1000);
+  // Met: the line says so too.
+  r = carc::test::run_carcsolo({"run", "--until-ci", "2", "--games", "5000", "--threads", "2"}, d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("until-ci: target met: the mean's 95% CI half-width ") != std::string::npos);
+  CHECK(r.out.find("after 1000 games") != std::string::npos);
+
+  // compare: --max-games caps it.
+  r = carc::test::run_carcsolo({"compare", "--scoring", "as-found", "--scoring", "random", "--games", "200",
+                                "--until-ci", "0.001", "--max-games", "400", "--threads", "2", "--out", "c.json"},
+                               d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("until-ci: target not met: stopped at the cap of 400 games, the widest difference's 95% CI") !=
+        std::string::npos);
+  doc = read_json((d / "c.json").string());
+  CHECK(doc["until_ci"]["met"] == false);
+  CHECK(doc["until_ci"]["half_width"] == 0.001);
+  CHECK(doc["until_ci"]["cap"] == 400);
+  CHECK(doc["config"]["games"] == 400);
+  r = carc::test::run_carcsolo({"compare", "--scoring", "as-found", "--scoring", "random", "--games", "200",
+                                "--until-ci", "5", "--threads", "2", "-q", "--out", "c2.json"},
+                               d.path());
+  REQUIRE(r.status == 0);
+  CHECK(read_json((d / "c2.json").string())["until_ci"]["met"] == true);
+  // Without --until-ci, no such field (the format only gains fields).
+  r = carc::test::run_carcsolo({"compare", "--scoring", "as-found", "--scoring", "random", "--games", "200",
+                                "--threads", "2", "-q", "--out", "c3.json"},
+                               d.path());
+  REQUIRE(r.status == 0);
+  CHECK_FALSE(read_json((d / "c3.json").string()).contains("until_ci"));
 }
 
 TEST_CASE("sweep: more meeples, higher mean, and one results document per option") {

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <csignal>
+#include <cstdio>
 #include <iostream>
 
 #include <boost/program_options.hpp>
@@ -130,6 +131,31 @@ int report_interrupted(const std::string& command, const std::string& done, cons
   std::cerr << "carcsolo " << command << ": interrupted after " << done << "; "
             << (out.empty() ? "nothing written" : "partial results written to " + out) << "\n";
   return 130;
+}
+
+std::string until_ci_line(const std::string& what, double target, double achieved,
+                          std::uint64_t games, std::uint64_t cap, bool partial) {
+  char buf[256];
+  if (achieved <= target)
+    std::snprintf(buf, sizeof buf, "until-ci: target met: %s half-width %.4g <= %g after %llu games\n",
+                  what.c_str(), achieved, target, static_cast<unsigned long long>(games));
+  else if (partial)
+    std::snprintf(buf, sizeof buf, "until-ci: target not met: interrupted after %llu games, %s half-width %.4g > %g\n",
+                  static_cast<unsigned long long>(games), what.c_str(), achieved, target);
+  else
+    std::snprintf(buf, sizeof buf,
+                  "until-ci: target not met: stopped at the cap of %llu games, %s half-width %.4g > %g\n",
+                  static_cast<unsigned long long>(cap), what.c_str(), achieved, target);
+  return buf;
+}
+
+std::string replay_command(const RunConfig& rc, const std::string& game) {
+  const auto word = [](const std::string& w) {  // a policy spec is safe unquoted but for ','
+    return w.find_first_of(" ,;&|<>()$'\"\\*?") == std::string::npos ? w : "'" + w + "'";
+  };
+  return "carcsolo replay --seed " + std::to_string(rc.seed) + " --colors " + std::to_string(rc.colors) +
+         " --meeples " + std::to_string(rc.meeples) + " --placement " + word(rc.placement_policy) +
+         " --scoring " + word(rc.scoring_policy) + " --game " + game;
 }
 
 ProgramInfo program_info() { return {"carcsolo", CARCSOLO_VERSION, CARCSOLO_GIT}; }

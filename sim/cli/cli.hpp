@@ -57,6 +57,15 @@ void restore_default_handlers();
 // the exit status of an interrupted command, 130.
 int report_interrupted(const std::string& command, const std::string& done, const std::string& out);
 
+// The summary's line for --until-ci: whether the target half-width was met, and if not,
+// that the cap stopped the run. `what` names the interval ("the mean's 95% CI").
+std::string until_ci_line(const std::string& what, double target, double achieved,
+                          std::uint64_t games, std::uint64_t cap, bool partial);
+
+// The command that replays game `game` of a configuration: "carcsolo replay --seed S
+// --colors C --meeples M --placement P --scoring Q --game G" (specs quoted when needed).
+std::string replay_command(const RunConfig& rc, const std::string& game);
+
 // --colors, --meeples, --seed, --placement, --scoring.
 struct GameOptions {
   std::string colors = "3", meeples = "4", seed = "1";

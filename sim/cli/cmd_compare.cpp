@@ -150,7 +150,12 @@ int cmd_compare(const Args& args) {
     out_file.write(doc.dump(2) + "\n");
     out_file.commit();
   }
-  if (!vm.count("quiet")) print_summary(std::cout, study.configs, total, study.first_game, req.threads);
+  if (!vm.count("quiet")) {
+    print_summary(std::cout, study.configs, total, study.first_game, req.threads);
+    if (adaptive)
+      std::cout << until_ci_line("the widest difference's 95% CI", target, widest_difference_width(total),
+                                 total.games_done, cap, total.partial);
+  }
   if (total.partial)
     return report_interrupted("compare", std::to_string(total.games_done) + " games", out);
   return 0;

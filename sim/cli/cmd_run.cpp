@@ -112,6 +112,10 @@ int cmd_run(const std::vector<std::string>& args) {
               << (r.partial ? "  (interrupted: partial)" : "") << "\n"
               << r.acc[0].summary() << "speed: " << (r.seconds > 0 ? r.games_done / r.seconds : 0)
               << " games/s on " << req.threads << " thread(s)\n";
+    std::cout << "replay a game: " << replay_command(rc, std::to_string(rc.first_game)) << "\n";
+    if (adaptive)
+      std::cout << until_ci_line("the mean's 95% CI", target, r.acc[0].ci_half_width(), r.games_done,
+                                 rc.games, r.partial);
   }
   if (r.partial)
     return report_interrupted("run", std::to_string(r.games_done) + " of " +

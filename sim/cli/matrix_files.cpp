@@ -191,6 +191,12 @@ json matrix_document(const MatrixStudy& study, const MatrixOutcome& r, int threa
     }
     doc["difference"] = diffs[0];
     doc["differences"] = diffs;
+    // Added after format /1 was first written: whether --until-ci's target was met (the
+    // cap may have stopped the run first), as `run` writes it.
+    if (!study.until_ci.is_null())
+      doc["until_ci"] = {{"half_width", study.until_ci},
+                         {"cap", study.max_games},
+                         {"met", widest_difference_width(r) <= study.until_ci.get<double>()}};
   } else {
     doc["config"] = sweep_config(study, r.games_done);
     doc["targets"] = closest_runs(study, runs);
