@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -182,6 +184,38 @@ TEST_CASE("--until-ci stopped by the cap: the summary and the file say the targe
                                d.path());
   REQUIRE(r.status == 0);
   CHECK_FALSE(read_json((d / "c3.json").string()).contains("until_ci"));
+}
+
+TEST_CASE("replay of a run's game is one command: run prints it, replay names its policies") {
+  carc::test::TempDir d;
+  auto r = carc::test::run_carcsolo({"run", "--games", "4", "--first-game", "2", "--seed", "5", "--placement",
+                                     "greedy:snug=1", "--scoring", "best", "--threads", "1", "--log", "g.jsonl"},
+                                    d.path());
+  REQUIRE(r.status == 0);
+  const std::string mark = "replay a game: carcsolo ";
+  const auto at = r.out.find(mark);
+  REQUIRE(at != std::string::npos);
+  std::vector<std::string> args;
+  {
+    std::istringstream words(r.out.substr(at + mark.size(), r.out.find('\n', at) - at - mark.size()));
+    for (std::string w; words >> w;) args.push_back(w.front() == '\'' ? w.substr(1, w.size() - 2) : w);
+  }
+  CHECK(args == std::vector<std::string>{"replay", "--seed", "5", "--colors", "3", "--meeples", "4", "--placement",
+                                         "greedy:snug=1", "--scoring", "best", "--game", "2"});
+  args.insert(args.end(), {"--out", "one.json"});
+  r = carc::test::run_carcsolo(args, d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.err == "carcsolo replay: seed 5, game 2, 3 colours x 4 meeples, placement greedy:snug=1, scoring best\n");
+  std::ifstream logged((d / "g.jsonl").string());
+  std::string first;
+  std::getline(logged, first);
+  CHECK(json::parse(first) == read_json((d / "one.json").string()));  // the very game the run logged
+  // -q: nothing on stderr; the default policies are named too.
+  r = carc::test::run_carcsolo({"replay", "--seed", "5", "--game", "2", "-q"}, d.path());
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+  r = carc::test::run_carcsolo({"replay", "--seed", "5", "--game", "2", "--out", "two.json"}, d.path());
+  CHECK(r.err.find("placement random, scoring random") != std::string::npos);
 }
 
 TEST_CASE("sweep: more meeples, higher mean, and one results document per option") {
