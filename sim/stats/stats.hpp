@@ -101,9 +101,13 @@ class Accumulator {
   static Accumulator from_json(const nlohmann::json& doc);
 
   // A few lines for a terminal: games, mean result with its 95% CI, std, min/max,
-  // p10/p50/p90, end-reason rates, mean tiles placed and discards, and the goals whose
-  // rate is > 0.
+  // p10/p50/p90, end-reason rates, mean tiles placed and discards, and every goal's rate
+  // with its 95% Wilson interval (all rates in percent with three decimals).
   std::string summary() const;
+  // The share of games that reached goal `g` (0 when no game was played).
+  double goal_rate(int g) const {
+    return games_ ? double(goal_counts_[std::size_t(g)]) / double(games_) : 0.0;
+  }
 
   bool operator==(const Accumulator&) const = default;
 
