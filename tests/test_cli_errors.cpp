@@ -67,7 +67,8 @@ const std::vector<BadCall>& bad_calls() {
       {{"run", "--seed", "18446744073709551616"}, "--seed"},
       {{"run", "--threads", "0"}, "--threads"},
       {{"run", "--threads", "1025"}, "--threads"},
-      {{"run", "--until-ci", "0"}, "--until-ci"},
+      // 0 is outside what the message allows (above 0), and the bounds are written plainly.
+      {{"run", "--until-ci", "0"}, "--until-ci must be a number above 0, at most 1000000000 (got '0')"},
       {{"run", "--until-ci", "nan"}, "--until-ci"},
       {{"run", "--until-ci", "-1"}, "--until-ci"},
       // run: policies and their parameters
@@ -145,6 +146,9 @@ const std::vector<BadCall>& bad_calls() {
       {{"sweep", "--colors", "7"}, "--colors"},
       {{"sweep", "--target", "nosuch=1"}, "--target"},
       {{"sweep", "--target", "mean=x"}, "--target"},
+      {{"sweep", "--target", "total_50=2"}, "--target total_50=VALUE: a goal rate must be a number from 0 to 1 (got 'total_50=2')"},
+      {{"sweep", "--target", "mean=-1"}, "--target mean=VALUE: a mean result must be a number from 0 to"},
+      {{"bench", "--seconds", "0.001"}, "--seconds must be a number from 0.01 to 3600 (got '0.001')"},
       {{"sweep", "--games", "0"}, "--games"},
       {{"sweep", "--placement", "mc:rollout=7"}, "placement"},
       {{"sweep", "--out", "nodir/s.json"}, "--out"},

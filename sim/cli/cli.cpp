@@ -47,13 +47,25 @@ std::uint64_t parse_count(const std::string& opt, const std::string& text, std::
   return v;
 }
 
-double parse_real(const std::string& opt, const std::string& text, double lo, double hi) {
+namespace {
+// A number as a person writes it: 0.05, 1, 1000000000 (no trailing zeros, no exponent for
+// the bounds used here).
+std::string plain_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.12g", v);
+  return buf;
+}
+}  // namespace
+
+double parse_real(const std::string& opt, const std::string& text, double lo, double hi, bool above_lo) {
   double v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) ||
-      v < lo || v > hi)
-    throw UsageError("--" + opt + " must be a number in [" + std::to_string(lo) + ", " +
-                     std::to_string(hi) + "] (got '" + text + "')");
+      (above_lo ? v <= lo : v < lo) || v > hi)
+    throw UsageError("--" + opt + " must be a number " +
+                     (above_lo ? "above " + plain_number(lo) + ", at most " + plain_number(hi)
+                               : "from " + plain_number(lo) + " to " + plain_number(hi)) +
+                     " (got '" + text + "')");
   return v;
 }
 

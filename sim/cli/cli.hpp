@@ -31,8 +31,9 @@ using Args = std::vector<std::string>;
 // An integer option in [lo, hi]; anything else is a UsageError naming the option.
 std::uint64_t parse_count(const std::string& opt, const std::string& text, std::uint64_t lo,
                           std::uint64_t hi);
-// A real option in [lo, hi].
-double parse_real(const std::string& opt, const std::string& text, double lo, double hi);
+// A real option in [lo, hi], or in (lo, hi] when `above_lo`; the message says which.
+double parse_real(const std::string& opt, const std::string& text, double lo, double hi,
+                  bool above_lo = false);
 // "2..8", "3,4", "2..4,6": distinct integers in [lo, hi], in the order given.
 std::vector<int> parse_int_list(const std::string& opt, const std::string& text, int lo, int hi);
 

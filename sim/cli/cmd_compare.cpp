@@ -118,7 +118,7 @@ int cmd_compare(const Args& args) {
   study.first_game = range.first_game();
   const std::uint64_t batch = range.game_count(2);
   const bool adaptive = vm.count("until-ci") > 0;
-  const double target = adaptive ? parse_real("until-ci", until_ci, 1e-9, 1e9) : 0;
+  const double target = adaptive ? parse_real("until-ci", until_ci, 0, 1e9, true) : 0;
   std::uint64_t cap = batch;
   if (adaptive)
     cap = vm["max-games"].defaulted() ? std::max<std::uint64_t>(batch, 1000000)

@@ -77,7 +77,7 @@ int cmd_run(const std::vector<std::string>& args) {
                      " with --games " + std::to_string(rc.games) + ")");
 
   const bool adaptive = vm.count("until-ci") > 0;
-  const double target = adaptive ? parse_real("until-ci", until_ci, 1e-9, 1e9) : 0;
+  const double target = adaptive ? parse_real("until-ci", until_ci, 0, 1e9, true) : 0;
 
   const bool writer = writes_output();
   AtomicFile out_file, log_file;  // opened now: a bad path fails before the work

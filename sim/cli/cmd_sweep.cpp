@@ -34,7 +34,13 @@ Target parse_target(const std::string& text) {
     throw UsageError("--target must be GOAL=RATE (a goal id of rules.md) or mean=VALUE (got '" +
                      text + "')");
   const bool is_mean = key == "mean";
-  return {key, parse_real("target", text.substr(eq + 1), 0, is_mean ? double(kMaxResult) : 1.0)};
+  try {
+    return {key, parse_real("target", text.substr(eq + 1), 0, is_mean ? double(kMaxResult) : 1.0)};
+  } catch (const UsageError&) {  // the message names the target and what its value may be
+    throw UsageError("--target " + key + "=VALUE: " + (is_mean ? "a mean result" : "a goal rate") +
+                     " must be a number from 0 to " + (is_mean ? std::to_string(kMaxResult) : std::string("1")) +
+                     " (got '" + text + "')");
+  }
 }
 
 std::string fmt(const char* f, double a) {
