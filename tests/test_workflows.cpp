@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/goals.hpp"
 #include "tests/process.hpp"
 
 namespace {
@@ -216,6 +218,30 @@ TEST_CASE("replay of a run's game is one command: run prints it, replay names it
   CHECK(r.err.empty());
   r = carc::test::run_carcsolo({"replay", "--seed", "5", "--game", "2", "--out", "two.json"}, d.path());
   CHECK(r.err.find("placement random, scoring random") != std::string::npos);
+}
+
+TEST_CASE("compare's summary: every goal with each policy's rate and the paired difference, ± throughout") {
+  carc::test::TempDir d;
+  const auto r = carc::test::run_carcsolo({"compare", "--placement", "random", "--placement", "greedy", "--placement",
+                                           "heuristic", "--games", "300", "--threads", "2", "--out", "c.json"},
+                                          d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("+-") == std::string::npos);
+  CHECK(r.out.find("    goal         " "      [0]  " "      [1]  " "      [2]  "
+                   "   [1] - [0] (paired 95% CI)   [2] - [0] (paired 95% CI)\n") != std::string::npos);
+  const json doc = read_json((d / "c.json").string());
+  for (const auto id : carc::kGoalIds) {
+    // Each line: the three rates from the file's runs, then both differences.
+    const std::string name(id);
+    char want[160];
+    std::snprintf(want, sizeof want, "    %-13s%8.3f%%  %8.3f%%  %8.3f%%  ", name.c_str(),
+                  100 * doc["runs"][0]["goals"][name]["rate"].get<double>(),
+                  100 * doc["runs"][1]["goals"][name]["rate"].get<double>(),
+                  100 * doc["runs"][2]["goals"][name]["rate"].get<double>());
+    INFO(name);
+    CHECK(r.out.find(want) != std::string::npos);
+  }
+  CHECK(r.out.find("games/s, each under 3 policies") != std::string::npos);
 }
 
 TEST_CASE("sweep: more meeples, higher mean, and one results document per option") {

@@ -133,7 +133,7 @@ nlohmann::json merge_matrix(const std::vector<Shard>& shards, std::string& summa
   for (std::size_t k = 0; k < study.configs.size(); ++k) {
     const RunConfig& c = study.configs[k];
     char line[160];
-    std::snprintf(line, sizeof line, "  [%zu] %s / %s, %d colours x %d meeples: mean %.3f +- %.3f\n",
+    std::snprintf(line, sizeof line, "  [%zu] %s / %s, %d colours x %d meeples: mean %.3f ± %.3f\n",
                   k, c.placement_policy.c_str(), c.scoring_policy.c_str(), c.colors, c.meeples,
                   all.acc[k].mean(), all.acc[k].ci_half_width());
     summary += line;

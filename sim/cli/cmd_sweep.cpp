@@ -54,13 +54,13 @@ void print_table(std::ostream& os, const std::vector<RunConfig>& cfg, const Matr
   for (std::size_t k = 0; k < cfg.size(); ++k) {
     if (k == 0 || cfg[k].placement_policy != cfg[k - 1].placement_policy) {
       if (several) os << "placement " << cfg[k].placement_policy << "\n";
-      os << "colours meeples    games  mean +- 95% CI     p10 p50 p90  total_40 total_50 total_60 "
+      os << "colours meeples    games  mean ± 95% CI      p10 p50 p90  total_40 total_50 total_60 "
             "all_tiles  no_meeple tiles_exh\n";
     }
     const Accumulator& a = r.acc[k];
     const nlohmann::json j = a.to_json(cfg[k], program_info(), Performance{});
     char line[256];
-    std::snprintf(line, sizeof line, "%7d %7d %8llu %7.3f +- %-7.3f %4d%4d%4d ", cfg[k].colors,
+    std::snprintf(line, sizeof line, "%7d %7d %8llu %7.3f ± %-8.3f %4d%4d%4d ", cfg[k].colors,
                   cfg[k].meeples, static_cast<unsigned long long>(a.games()), a.mean(),
                   a.ci_half_width(), a.quantile(10), a.quantile(50), a.quantile(90));
     os << line;
