@@ -220,3 +220,28 @@ TEST_CASE("an output directory that cannot be written: exit 2, nothing left") {
     CHECK(carc::test::fs::is_empty(d / "ro"));
   }
 }
+
+TEST_CASE("--help: every command has a usage line, no internal option names, --version listed") {
+  TempDir d;
+  auto r = run_carcsolo({"--help"}, d.path());
+  CHECK(r.status == 0);
+  CHECK(r.out.find("carcsolo --version") != std::string::npos);
+  r = run_carcsolo({"--version"}, d.path());
+  CHECK(r.status == 0);
+  CHECK(r.out.rfind("carcsolo ", 0) == 0);
+  r = run_carcsolo({"policies", "--help"}, d.path());
+  CHECK(r.status == 0);
+  CHECK(r.out.find("usage: carcsolo policies") != std::string::npos);
+  r = run_carcsolo({"merge", "--help"}, d.path());
+  CHECK(r.status == 0);
+  CHECK(r.out.find("usage: carcsolo merge FILE...") != std::string::npos);
+  CHECK(r.out.find("--input") == std::string::npos);
+  r = run_carcsolo({"replay", "--help"}, d.path());
+  CHECK(r.out.find("-q [ --quiet ]") != std::string::npos);
+  // --games: the defaults differ, and the help says why.
+  for (const char* cmd : {"run", "compare", "sweep"}) {
+    r = run_carcsolo({cmd, "--help"}, d.path());
+    INFO(cmd);
+    CHECK(r.out.find("once per") != std::string::npos);
+  }
+}

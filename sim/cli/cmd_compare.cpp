@@ -116,7 +116,7 @@ int cmd_compare(const Args& args) {
   d.add_options()("help,h", "show this help")
       ("placement", po::value(&placement)->composing(), "placement policy spec; give it once per policy compared (default random)")
       ("scoring", po::value(&scoring)->composing(), "scoring-order policy spec; once per policy, or once for all (default random)");
-  range.add_to(d, "games per policy, >= 2 (with --until-ci: the first batch)");
+  range.add_to(d, "games per policy, >= 2 (with --until-ci: the first batch); fewer than run's 100000 by default as each game is played once per policy, and paired differences need fewer games");
   g.add_to(d, false);
   d.add_options()
       ("until-ci", po::value(&until_ci), "play on in batches until every difference's 95% CI half-width is <= W")

@@ -153,11 +153,14 @@ int cmd_merge(const Args& args) {
       "usage: carcsolo merge FILE... [--out FILE]\n\nOptions");
   d.add_options()("help,h", "show this help")
       ("out", po::value(&out), "write the merged file to FILE (otherwise: a summary only)")
-      ("quiet,q", "no summary on stdout")
-      ("input", po::value(&inputs), "files of one kind (positional)");
+      ("quiet,q", "no summary on stdout");
+  po::options_description hidden;  // the FILE... of the usage line, not shown as an option
+  hidden.add_options()("input", po::value(&inputs));
+  po::options_description all;
+  all.add(d).add(hidden);
   po::positional_options_description pos;
   pos.add("input", -1);
-  const auto vm = parse(d, args, pos);
+  const auto vm = parse(all, args, pos);
   if (vm.count("help")) {
     std::cout << d << "\nExample: carcsolo merge shard-*.json --out all.json\n";
     return 0;

@@ -43,7 +43,7 @@ int cmd_run(const std::vector<std::string>& args) {
   std::string out, log, log_games, until_ci;
   po::options_description d("carcsolo run: play many seeded games and report the score distribution\n\nOptions");
   d.add_options()("help,h", "show this help");
-  range.add_to(d, "number of games, >= 1 (with --until-ci: at most)");
+  range.add_to(d, "number of games, >= 1 (with --until-ci: at most); compare and sweep default to 10000 as they play each game once per policy or option");
   d.add_options()
       ("until-ci", po::value(&until_ci), "stop once the mean's 95% CI half-width is <= W (batches; --games caps)");
   g.add_to(d);

@@ -117,7 +117,7 @@ int cmd_sweep(const Args& args) {
       "carcsolo sweep: the difficulty table over colour and meeple counts\n\nOptions");
   d.add_options()("help,h", "show this help");
   g.add_to(d, true, true);
-  range.add_to(d, "games per option, >= 1");
+  range.add_to(d, "games per option, >= 1; fewer than run's 100000 by default as each game is played once per option");
   d.add_options()
       ("target", po::value(&targets)->composing(), "GOAL=RATE or mean=VALUE: report the option closest to it (repeatable)")
       ("out", po::value(&out), "write the sweep JSON (carcassonne-solo-sweep/1) to FILE")

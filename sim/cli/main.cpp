@@ -33,7 +33,8 @@ const Command kCommands[] = {
 
 void usage(std::ostream& os) {
   os << "carcsolo: Monte Carlo research tool for the Carcassonne solo variant\n\n"
-        "usage: carcsolo COMMAND [options]   (carcsolo COMMAND --help for its options)\n\n"
+        "usage: carcsolo COMMAND [options]   (carcsolo COMMAND --help for its options)\n"
+        "       carcsolo --version           (version and commit of this program)\n\n"
         "commands:\n";
   for (const auto& c : kCommands) os << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.help << "\n";
 }
