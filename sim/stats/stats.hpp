@@ -1,5 +1,5 @@
 // Statistics of a simulation run and the results file `carcassonne-solo-results/1`
-// (shared/spec/results-format.md).
+// (docs/results-format.md).
 //
 // Everything is kept as exact integer counts and histograms; every mean, deviation,
 // quantile and interval is derived from them when asked. So merging per-thread or
