@@ -80,7 +80,10 @@ carc::sim::RunConfig config_for(int colors) {
 }
 
 json document(const Accumulator& a, int colors = 3) {
-  return a.to_json(config_for(colors), {"carcsolo", "0.1", "abc123"}, {2, 0.5});
+  carc::sim::ProgramInfo program;  // name, version and commit only: the fields every file has
+  program.version = "0.1";
+  program.git = "abc123";
+  return a.to_json(config_for(colors), program, {2, 0.5});
 }
 
 void check_pair(const json& j, double lo, double hi) {

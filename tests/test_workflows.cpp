@@ -244,6 +244,38 @@ TEST_CASE("compare's summary: every goal with each policy's rate and the paired 
   CHECK(r.out.find("games/s, each under 3 policies") != std::string::npos);
 }
 
+TEST_CASE("results files record the command line, the build and whether the tree was modified") {
+  carc::test::TempDir d, elsewhere;
+  // An absolute path inside the working directory is written relative to it, one outside
+  // it by its file name: no machine's paths in a shared file.
+  const std::string inside = (d / "r.json").string(), outside = (elsewhere / "log.jsonl").string();
+  auto r = carc::test::run_carcsolo({"run", "--games", "12", "--seed", "4", "-q", "--out", inside, "--log=" + outside},
+                                    d.path());
+  REQUIRE(r.status == 0);
+  const json doc = read_json(inside);
+  const json& program = doc["program"];
+  CHECK(program["command_line"] ==
+        json::array({"carcsolo", "run", "--games", "12", "--seed", "4", "-q", "--out", "r.json", "--log=log.jsonl"}));
+  CHECK(program["build"]["compiler"].get<std::string>().size() > 2);
+  CHECK(program["build"]["build_type"].is_string());
+  CHECK(program["build"]["flags"].is_string());
+  CHECK(program["dirty"].is_boolean());  // the test runs in a git checkout
+  CHECK(program["git"].get<std::string>() != "unknown");
+  // compare files too, in every run.
+  r = carc::test::run_carcsolo({"compare", "--scoring", "best", "--scoring", "random", "--games", "20", "-q", "--out",
+                                "c.json"},
+                               d.path());
+  REQUIRE(r.status == 0);
+  const json c = read_json((d / "c.json").string());
+  CHECK(c["program"]["command_line"][1] == "compare");
+  CHECK(c["runs"][1]["program"]["command_line"] == c["program"]["command_line"]);
+  // --version says the same.
+  r = carc::test::run_carcsolo({"--version"}, d.path());
+  CHECK(r.out.find(program["git"].get<std::string>()) != std::string::npos);
+  CHECK(r.out.find(program["build"]["compiler"].get<std::string>()) != std::string::npos);
+  CHECK((r.out.find("modified tree") != std::string::npos) == program["dirty"].get<bool>());
+}
+
 TEST_CASE("sweep: more meeples, higher mean, and one results document per option") {
   const std::string out = scratch().file("sweep.json");
   REQUIRE(carcsolo("sweep --meeples 2..3,6 --colors 3,4 --games 1500 --threads 2 "

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include <boost/program_options.hpp>
@@ -14,11 +15,19 @@
 #include "sim/driver/matrix.hpp"
 #include "sim/driver/mpi.hpp"
 
+#include "carcsolo_git.h"  // generated at build time: CARCSOLO_GIT, CARCSOLO_DIRTY
+
 #ifndef CARCSOLO_VERSION
 #define CARCSOLO_VERSION "0.0.0"
 #endif
 #ifndef CARCSOLO_GIT
 #define CARCSOLO_GIT "unknown"
+#define CARCSOLO_DIRTY -1
+#endif
+#ifndef CARCSOLO_COMPILER
+#define CARCSOLO_COMPILER ""
+#define CARCSOLO_FLAGS ""
+#define CARCSOLO_BUILD_TYPE ""
 #endif
 
 namespace carc::sim {
@@ -170,7 +179,44 @@ std::string replay_command(const RunConfig& rc, const std::string& game) {
          " --scoring " + word(rc.scoring_policy) + " --game " + game;
 }
 
-ProgramInfo program_info() { return {"carcsolo", CARCSOLO_VERSION, CARCSOLO_GIT}; }
+namespace {
+std::vector<std::string>& command_line() {
+  static std::vector<std::string> words;
+  return words;
+}
+}  // namespace
+
+void set_command_line(int argc, char** argv) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  // Results files are shared: an absolute path is written relative to the working
+  // directory when it lies inside it, else by its file name alone.
+  const auto shareable = [&](const std::string& word) {
+    const auto eq = word.rfind("--", 0) == 0 ? word.find('=') : std::string::npos;
+    const std::string head = eq == std::string::npos ? "" : word.substr(0, eq + 1);
+    const std::string value = eq == std::string::npos ? word : word.substr(eq + 1);
+    if (value.empty() || value[0] != '/') return word;
+    const fs::path rel = ec ? fs::path() : fs::path(value).lexically_relative(cwd);
+    const bool inside = !rel.empty() && *rel.begin() != "..";
+    return head + (inside ? rel.string() : fs::path(value).filename().string());
+  };
+  auto& words = command_line();
+  words.assign({"carcsolo"});
+  for (int i = 1; i < argc; ++i) words.push_back(shareable(argv[i]));
+}
+
+ProgramInfo program_info() {
+  ProgramInfo p;
+  p.version = CARCSOLO_VERSION;
+  p.git = CARCSOLO_GIT;
+  p.dirty = CARCSOLO_DIRTY;
+  p.compiler = CARCSOLO_COMPILER;
+  p.flags = CARCSOLO_FLAGS;
+  p.build_type = CARCSOLO_BUILD_TYPE;
+  p.command_line = command_line();
+  return p;
+}
 
 void GameOptions::add_to(po::options_description& d, bool with_policies, bool lists) {
   if (lists)

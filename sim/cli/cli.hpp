@@ -46,7 +46,10 @@ po::variables_map parse(const po::options_description& d, const Args& args,
 // that cannot be written is a UsageError naming the option.
 AtomicFile open_output(const std::string& opt, const std::string& path);
 
+// The program's version, commit, build and (once main has called set_command_line) the
+// command line, for the files it writes.
 ProgramInfo program_info();
+void set_command_line(int argc, char** argv);
 
 // Set by SIGINT/SIGTERM while a long command runs (install_stop_handlers).
 extern std::atomic<bool> g_stop;

@@ -177,7 +177,7 @@ json matrix_document(const MatrixStudy& study, const MatrixOutcome& r, int threa
   for (std::size_t k = 0; k < study.configs.size(); ++k)
     runs.push_back(r.run_json(study.configs[k], study.first_game, program, threads, k));
   json doc = {{"format", study.format},
-              {"program", {{"name", program.name}, {"version", program.version}, {"git", program.git}}},
+              {"program", program_json(program)},
               {"runs", runs},
               {"performance", {{"threads", threads}, {"seconds", r.seconds}}}};
   if (is_compare(study)) {

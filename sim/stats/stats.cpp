@@ -232,6 +232,15 @@ double Accumulator::mean_tiles_placed() const {
   return double(sum) / double(games_);
 }
 
+json program_json(const ProgramInfo& p) {
+  json j = {{"name", p.name}, {"version", p.version}, {"git", p.git}};
+  if (p.dirty >= 0) j["dirty"] = p.dirty == 1;
+  if (!p.compiler.empty())
+    j["build"] = {{"compiler", p.compiler}, {"flags", p.flags}, {"build_type", p.build_type}};
+  if (!p.command_line.empty()) j["command_line"] = p.command_line;
+  return j;
+}
+
 json Accumulator::to_json(const RunConfig& config, const ProgramInfo& program,
                           const Performance& performance) const {
   assert(config.colors >= 2 && config.colors <= kMaxColors);
@@ -266,7 +275,7 @@ json Accumulator::to_json(const RunConfig& config, const ProgramInfo& program,
 
   json doc = json::object();
   doc["format"] = kResultsFormat;
-  doc["program"] = {{"name", program.name}, {"version", program.version}, {"git", program.git}};
+  doc["program"] = program_json(program);
   doc["config"] = {{"colors", k},
                    {"meeples", config.meeples},
                    {"start_scores", start_scores},

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -45,9 +46,16 @@ struct Performance {
   double seconds = 0;
 };
 
+// The program that wrote a file, and how it was built and invoked. Only name, version and
+// git are always written; the rest (added later) when known.
 struct ProgramInfo {
   std::string name = "carcsolo", version, git;
+  int dirty = -1;                         // the tree differed from `git` at build time: 1; -1: unknown
+  std::string compiler, flags, build_type;  // "GNU 12.2.0", "-O3 -DNDEBUG", "Release"
+  std::vector<std::string> command_line;  // argv, paths as given relative to the working directory
 };
+// `program` of a results, compare or sweep file.
+nlohmann::json program_json(const ProgramInfo& p);
 
 // Two-sided 95% Wilson score interval (z = 1.96) of `successes` out of `trials`;
 // [0, 0] when trials == 0. Always within [0, 1]; the lower bound is exactly 0 when
