@@ -194,7 +194,7 @@ def goal_section(headline, compare):
     if headline:
         out.append("\n![goal rates, headline](headline-goals.png)\n")
     if compare:
-        out.append("\n![goal rates, comparison](compare-goals.png)\n")
+        out.append("\n![paired goal-rate differences, comparison](compare-goals.png)\n")
     return "\n".join(out)
 
 
