@@ -3,7 +3,7 @@ loaded only to draw): legend labels keep only the parameters that tell policies 
 compare's goal plot is of the paired differences in the file, and a narrow histogram's
 peak is cut so the wide ones stay readable.
 
-Usage: plot_helpers_test.py PLOT_PY
+Usage: plot_legends_test.py PLOT_PY
 """
 import importlib.util
 import sys
