@@ -70,20 +70,40 @@ State State::initial(const Config& cfg) {
   return s;
 }
 
+namespace {
+// Copies the first `count` elements of src, in 32-byte blocks of constant size (inlined
+// moves, not a library call per array: the prefixes are short and the calls' fixed cost
+// dominated copy_from). The last block may copy a few elements beyond the prefix: they
+// are unused in both States.
+template <class T, std::size_t N>
+void copy_prefix(std::array<T, N>& dst, const std::array<T, N>& src, std::size_t count) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  constexpr std::size_t kBlock = 32, kSize = sizeof(T) * N;
+  auto* d = reinterpret_cast<unsigned char*>(dst.data());
+  const auto* s = reinterpret_cast<const unsigned char*>(src.data());
+  const std::size_t bytes = sizeof(T) * count;
+  std::size_t i = 0;
+  for (; i < bytes && i + kBlock <= kSize; i += kBlock) std::memcpy(d + i, s + i, kBlock);
+  for (; i < bytes; ++i) d[i] = s[i];
+}
+}  // namespace
+
 void State::copy_from(const State& o) {
   if (this == &o) return;
-  // The board: this State's cells emptied, then o's written (both lists are short).
-  for (int i = 0; i < n_tiles_; ++i) cell_[tiles_[i].cell] = kEmpty;
-  for (int j = 0; j < n_open_; ++j) cell_[open_[j].cell] = kEmpty;
-  for (int i = 0; i < o.n_tiles_; ++i) cell_[o.tiles_[i].cell] = std::uint8_t(i);
-  for (int j = 0; j < o.n_open_; ++j) cell_[o.open_[j].cell] = std::uint8_t(kOpenBase + j);
+  // The board: this State's cells emptied, then o's written (both lists are short). The
+  // counts are read once: stores through cell_ (bytes) could alias them.
+  const int mine = n_tiles_, mine_open = n_open_, theirs = o.n_tiles_, theirs_open = o.n_open_;
+  for (int i = 0; i < mine; ++i) cell_[tiles_[i].cell] = kEmpty;
+  for (int j = 0; j < mine_open; ++j) cell_[open_[j].cell] = kEmpty;
+  for (int i = 0; i < theirs; ++i) cell_[o.tiles_[i].cell] = std::uint8_t(i);
+  for (int j = 0; j < theirs_open; ++j) cell_[o.open_[j].cell] = std::uint8_t(kOpenBase + j);
   // The tiles, their slots and features, the open cells: the used prefixes.
-  const std::size_t slots = std::size_t(o.n_tiles_) * kMaxSegs;
-  std::memcpy(tiles_.data(), o.tiles_.data(), sizeof(PlacedTile) * o.n_tiles_);
-  std::memcpy(open_.data(), o.open_.data(), sizeof(OpenCell) * o.n_open_);
-  std::memcpy(feat_.data(), o.feat_.data(), sizeof(feat_[0]) * slots);
-  std::memcpy(next_.data(), o.next_.data(), sizeof(next_[0]) * slots);
-  std::memcpy(feats_.data(), o.feats_.data(), sizeof(Feature) * slots);
+  const std::size_t slots = std::size_t(theirs) * kMaxSegs;
+  copy_prefix(tiles_, o.tiles_, std::size_t(theirs));
+  copy_prefix(open_, o.open_, std::size_t(theirs_open));
+  copy_prefix(feat_, o.feat_, slots);
+  copy_prefix(next_, o.next_, slots);
+  copy_prefix(feats_, o.feats_, slots);
   // Everything else is small and at the end of the object.
   std::memcpy(static_cast<void*>(&scores_), &o.scores_, sizeof(State) - offsetof(State, scores_));
 }

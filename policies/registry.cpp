@@ -13,6 +13,7 @@ void register_random();
 void register_greedy();
 void register_heuristic();
 void register_mc();
+void register_search();
 void register_basic_scoring_orders();
 void register_scoring_orders();
 
@@ -39,6 +40,7 @@ void ensure_builtins() {
     register_greedy();
     register_heuristic();
     register_mc();
+    register_search();
     register_basic_scoring_orders();
     register_scoring_orders();
     return true;
@@ -162,11 +164,24 @@ double Params::get(std::string_view key) const {
   throw std::logic_error("policy asked for an unregistered parameter: " + std::string(key));
 }
 
+namespace {
+// Two parameters of one name would read one value: a programming error.
+void check_unique_keys(const PolicyInfo& info) {
+  for (std::size_t i = 0; i < info.params.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (info.params[i].key == info.params[j].key)
+        throw std::logic_error("policy '" + info.name + "' registers parameter '" +
+                               info.params[i].key + "' twice");
+}
+}  // namespace
+
 bool register_placement(PolicyInfo info, PlacementFactory make) {
+  check_unique_keys(info);
   table<PlacementFactory>().push_back({std::move(info), std::move(make)});
   return true;
 }
 bool register_scoring(PolicyInfo info, ScoringFactory make) {
+  check_unique_keys(info);
   table<ScoringFactory>().push_back({std::move(info), std::move(make)});
   return true;
 }

@@ -7,11 +7,15 @@ Per input file NAME.json, by its "format":
   carcassonne-solo-results/1  NAME-hist.png   result histogram, p10/p50/p90 and mean marked
                               NAME-goals.png  goal rates with their Wilson 95% intervals
   carcassonne-solo-compare/1  NAME-hist.png   the policies' histograms overlaid
-                              NAME-goals.png  goal rates per policy, Wilson 95% intervals
+                              NAME-goals.png  each later policy's paired goal-rate difference
+                                              against the first, with its paired 95% CI
   carcassonne-solo-sweep/1    NAME-curve.png  mean result (95% CI) and goal rates against
                                               meeples, one line per colour count
 A document with a "runs" list of results documents and any other format id (a policy
-table) gets NAME-hist.png and NAME-goals.png like a comparison.
+table) gets NAME-hist.png like a comparison and NAME-goals.png with every policy's goal
+rates and Wilson 95% intervals. Legends name each policy with only the parameters that
+differ among the policies of that name shown together; where one histogram's peak is more
+than three times the lowest peak, the axis is cut there and the peaks above it labelled.
 Every interval drawn is read from the file; nothing is re-estimated. Prints what it wrote.
 """
 import argparse
@@ -19,11 +23,23 @@ import json
 import os
 import sys
 
-import matplotlib
+# Loaded by main() after the arguments are read: --help works without them, and their
+# absence is one line, not a traceback.
+plt = np = None
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+
+def load_plotting():
+    global plt, np
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as pyplot
+        import numpy
+    except ImportError as e:
+        print("plot.py: needs matplotlib and numpy (Debian packages python3-matplotlib "
+              f"python3-numpy): {e}", file=sys.stderr)
+        sys.exit(2)
+    plt, np = pyplot, numpy
 
 RESULTS = "carcassonne-solo-results/1"
 COMPARE = "carcassonne-solo-compare/1"
@@ -35,19 +51,58 @@ GOALS = ["road_10", "road_10_2c", "road_10_3c", "road_5_3c", "city_16", "city_16
          "total_60", "all_tiles"]
 
 
-def short(spec):
-    """A policy spec shortened for legends: the name, with its parameter values when
-    they fit (the files hold the full spec)."""
+def split_spec(spec):
+    """'mc:rollouts=8,candidates=3' -> ('mc', {'rollouts': '8', 'candidates': '3'})."""
     name, _, params = spec.partition(":")
-    if not params:
-        return name
-    values = ",".join(p.split("=", 1)[-1] for p in params.split(","))
-    return f"{name}({values})" if len(values) <= 24 else name
+    return name, dict(p.split("=", 1) for p in params.split(",") if "=" in p)
+
+
+def short_labels(specs):
+    """Legend labels for policy specs plotted together: the policy's name, with only the
+    parameters whose values differ among the specs of that name (the files hold the full
+    spec), e.g. 'mc rollouts=2' beside 'mc rollouts=8', and 'greedy', not 'greedy(0)'."""
+    parsed = [split_spec(s) for s in specs]
+    out = []
+    for name, params in parsed:
+        same_name = [p for n, p in parsed if n == name]
+        varying = [k for k in params if len({p.get(k) for p in same_name}) > 1]
+        out.append(" ".join([name] + [f"{k}={params[k]}" for k in varying]))
+    return out
+
+
+def run_labels(runs):
+    """'placement / scoring' per run, each shortened among the runs shown together."""
+    placements = short_labels([r["config"]["placement_policy"] for r in runs])
+    scorings = short_labels([r["config"]["scoring_policy"] for r in runs])
+    return [f"{p} / {s}" for p, s in zip(placements, scorings)]
 
 
 def label(run):
-    c = run["config"]
-    return f'{short(c["placement_policy"])} / {short(c["scoring_policy"])}'
+    return run_labels([run])[0]
+
+
+def paired_goal_differences(doc):
+    """Per later policy k of a compare file: its label against the first's and, per goal
+    (in GOALS order), the paired rate difference and its 95% CI, in percent."""
+    labels = run_labels(doc["runs"])
+    out = []
+    for d in doc["differences"]:
+        rows = [(g, 100 * d["goals"][g]["difference"], 100 * d["goals"][g]["ci95"][0],
+                 100 * d["goals"][g]["ci95"][1]) for g in GOALS if g in d["goals"]]
+        out.append((f'{labels[d["second"]]} - {labels[d["first"]]}', rows))
+    return out
+
+
+def clipped_ylim(peaks):
+    """Histograms overlaid: a narrow distribution (random's) peaks many times higher than a
+    wide one and flattens it. The axis stops where the lowest peak fills a third of it
+    (1.05 times three times that peak) when a higher peak would pass that; the peaks cut
+    are labelled. None when nothing needs cutting."""
+    positive = [p for p in peaks if p > 0]
+    if len(positive) < 2:
+        return None
+    top = 3 * min(positive) * 1.05
+    return top if max(positive) > top else None
 
 
 def bin_width(runs):
@@ -99,14 +154,25 @@ def plot_overlaid(runs, path, title):
     lo = min(r["result"]["min"] for r in runs) // w * w
     hi = max(r["result"]["max"] for r in runs)
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    for run in runs:
+    peaks = []
+    for run, name in zip(runs, run_labels(runs)):
         left, freq = histogram(run, w, lo, hi)
         x = np.append(left, left[-1] + w) - 0.5  # edges, so each step spans its bin
         y = np.append(freq, freq[-1])
         line, = ax.step(x, y, where="post", linewidth=1.5,
-                        label=f'{label(run)} (mean {run["result"]["mean"]:.2f})')
+                        label=f'{name} (mean {run["result"]["mean"]:.2f})')
         ax.fill_between(x, y, step="post", alpha=0.15, color=line.get_color())
         ax.axvline(run["result"]["mean"], color=line.get_color(), linestyle="--", linewidth=1)
+        peaks.append((freq.max(), name, left[freq.argmax()] + (w - 1) / 2, line.get_color()))
+    top = clipped_ylim([p[0] for p in peaks])
+    if top is not None:
+        ax.set_ylim(0, top)
+        row = 0
+        for peak, name, at, color in peaks:
+            if peak > top:
+                ax.annotate(f"{name}: peak {peak:.2f} (cut)", (at, top * (0.97 - 0.06 * row)),
+                            ha="left", va="top", fontsize=8, color=color)
+                row += 1
     ax.set_xlabel("result (lowest colour's final score)")
     ax.set_ylabel(ylabel(w))
     ax.set_title(title)
@@ -119,17 +185,38 @@ def plot_goals(runs, path, title):
     x = np.arange(len(goals))
     width = 0.8 / len(runs)
     fig, ax = plt.subplots(figsize=(10, 4.5))
-    for i, run in enumerate(runs):
+    for i, (run, name) in enumerate(zip(runs, run_labels(runs))):
         rates = np.array([run["goals"][g]["rate"] for g in goals]) * 100
         lo = np.array([run["goals"][g]["wilson95"][0] for g in goals]) * 100
         hi = np.array([run["goals"][g]["wilson95"][1] for g in goals]) * 100
         ax.bar(x + (i - (len(runs) - 1) / 2) * width, rates, width,
-               yerr=[rates - lo, hi - rates], capsize=2, label=label(run))
+               yerr=[rates - lo, hi - rates], capsize=2, label=name)
     ax.set_xticks(x, goals, rotation=45, ha="right")
     ax.set_ylabel("games achieving the goal (%), Wilson 95% interval")
     ax.set_title(title)
     if len(runs) > 1:
         ax.legend(fontsize=8)
+    save(fig, path)
+
+
+def plot_paired_goals(doc, path, title):
+    """compare: what it exists for, the paired goal-rate differences with their 95% CIs."""
+    diffs = paired_goal_differences(doc)
+    goals = [g for g, *_ in diffs[0][1]]
+    x = np.arange(len(goals))
+    width = 0.8 / len(diffs)
+    fig, ax = plt.subplots(figsize=(10, 4.5))
+    for i, (name, rows) in enumerate(diffs):
+        d = np.array([r[1] for r in rows])
+        lo = np.array([r[2] for r in rows])
+        hi = np.array([r[3] for r in rows])
+        ax.bar(x + (i - (len(diffs) - 1) / 2) * width, d, width, yerr=[d - lo, hi - d], capsize=2,
+               label=name)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xticks(x, goals, rotation=45, ha="right")
+    ax.set_ylabel("rate difference (% points), paired 95% CI")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
     save(fig, path)
 
 
@@ -159,11 +246,12 @@ def plot_sweep(doc, path):
     axes[0].set_ylabel("result")
     for ax, g in zip(axes[1:], CURVE_GOALS):
         ax.set_title(f"{g} (%, Wilson 95%)")
+        ax.set_ylabel("games achieving it (%)")
     for ax in axes:
         ax.set_xlabel("meeples per colour")
         ax.legend(fontsize=8)
     c = doc["config"]
-    fig.suptitle(f'difficulty: {short(c["placement_policy"])} / {short(c["scoring_policy"])}, '
+    fig.suptitle(f'difficulty: {split_spec(c["placement_policy"])[0]} / {split_spec(c["scoring_policy"])[0]}, '
                  f'{c["games"]:,} games per option')
     save(fig, path)
 
@@ -191,7 +279,11 @@ def plot_file(path, out_dir):
         games = doc["runs"][0]["games"]
         what = "comparison" if fmt == COMPARE else "policies"
         plot_overlaid(doc["runs"], stem + "-hist.png", f"{what}: {games:,} games each")
-        plot_goals(doc["runs"], stem + "-goals.png", f"goal rates, {games:,} games each")
+        if fmt == COMPARE:
+            plot_paired_goals(doc, stem + "-goals.png",
+                              f"goal rates against the first policy, {games:,} paired games")
+        else:
+            plot_goals(doc["runs"], stem + "-goals.png", f"goal rates, {games:,} games each")
     else:
         raise ValueError(f"{path}: not a carcsolo results, comparison or sweep file")
 
@@ -201,6 +293,7 @@ def main():
     ap.add_argument("files", nargs="+", help="results, compare or sweep JSON files")
     ap.add_argument("--out-dir", help="where the PNGs go (default: next to each file)")
     args = ap.parse_args()
+    load_plotting()
     if args.out_dir:
         os.makedirs(args.out_dir, exist_ok=True)
     for path in args.files:

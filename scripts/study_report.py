@@ -194,7 +194,7 @@ def goal_section(headline, compare):
     if headline:
         out.append("\n![goal rates, headline](headline-goals.png)\n")
     if compare:
-        out.append("\n![goal rates, comparison](compare-goals.png)\n")
+        out.append("\n![paired goal-rate differences, comparison](compare-goals.png)\n")
     return "\n".join(out)
 
 
@@ -372,6 +372,14 @@ def policy_table_section(d, steps):
     return "\n".join(out)
 
 
+def dirty_note(program):
+    """How the program's tree stood when it was built (results files record it since
+    `program.dirty` was added; older files do not say)."""
+    if "dirty" not in program:
+        return ""
+    return " with uncommitted changes" if program["dirty"] else ", unmodified"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dir")
@@ -394,7 +402,8 @@ def main():
     parts = ["# Results\n",
              f"Written by `scripts/study` (seed {params.get('seed', '?')}, "
              f"{params.get('threads', '?')} threads, carcsolo {program.get('version', '?')} "
-             f"at {program.get('git', '?')}), which deletes and rewrites this page, the JSON "
+             f"built from commit {program.get('git', '?')}{dirty_note(program)}; the commit "
+             f"that adds these files necessarily comes after it), which deletes and rewrites this page, the JSON "
              f"files and the plots below. The numbers are read from the JSON files by "
              f"`scripts/study_report.py`. The steps took {minutes(total)} of wall-clock time "
              f"and {minutes(cpu)} of CPU time in all. Parameters: "

@@ -118,8 +118,13 @@ TEST_CASE("no registered placement policy allocates per game once warm") {
   // decision, not how strong the play is.
   for (const auto& info : carc::placement_policies()) {
     std::string spec = info.name;
-    for (const auto& p : info.params)
-      if (p.key == "rollouts") spec += ":rollouts=1";
+    std::string small;
+    for (const auto& p : info.params) {
+      if (p.key == "rollouts") small += ",rollouts=1";
+      if (p.key == "candidates") small += ",candidates=4";
+      if (p.key == "halving") small += ",halving=1";
+    }
+    if (!small.empty()) spec += ":" + small.substr(1);
     CAPTURE(spec);
     CHECK(allocations_per_games(spec, "as-found", 20) == 0);
     CHECK(allocations_per_games(spec, "best", 20) == 0);

@@ -67,7 +67,8 @@ const std::vector<BadCall>& bad_calls() {
       {{"run", "--seed", "18446744073709551616"}, "--seed"},
       {{"run", "--threads", "0"}, "--threads"},
       {{"run", "--threads", "1025"}, "--threads"},
-      {{"run", "--until-ci", "0"}, "--until-ci"},
+      // 0 is outside what the message allows (above 0), and the bounds are written plainly.
+      {{"run", "--until-ci", "0"}, "--until-ci must be a number above 0, at most 1000000000 (got '0')"},
       {{"run", "--until-ci", "nan"}, "--until-ci"},
       {{"run", "--until-ci", "-1"}, "--until-ci"},
       // run: policies and their parameters
@@ -154,6 +155,9 @@ const std::vector<BadCall>& bad_calls() {
       {{"sweep", "--colors", "7"}, "--colors"},
       {{"sweep", "--target", "nosuch=1"}, "--target"},
       {{"sweep", "--target", "mean=x"}, "--target"},
+      {{"sweep", "--target", "total_50=2"}, "--target total_50=VALUE: a goal rate must be a number from 0 to 1 (got 'total_50=2')"},
+      {{"sweep", "--target", "mean=-1"}, "--target mean=VALUE: a mean result must be a number from 0 to"},
+      {{"bench", "--seconds", "0.001"}, "--seconds must be a number from 0.01 to 3600 (got '0.001')"},
       {{"sweep", "--games", "0"}, "--games"},
       {{"sweep", "--placement", "mc:rollout=7"}, "placement"},
       {{"sweep", "--out", "nodir/s.json"}, "--out"},
@@ -205,13 +209,48 @@ TEST_CASE("every bad invocation: exit 2, one line naming the option, no file wri
 }
 
 TEST_CASE("an output directory that cannot be written: exit 2, nothing left") {
-  if (::geteuid() == 0) return;  // root writes anywhere: nothing to test
+  // A regular file where the directory should be: no one, root included, can write there.
   TempDir d;
+  carc::test::write_text(d / "plain", "a file, not a directory\n");
+  auto r = run_carcsolo({"run", "--games", "10", "--out", "plain/r.json"}, d.path());
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--out") != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(carc::test::read_text(d / "plain") == "a file, not a directory\n");
+  CHECK(d.listing() == std::set<std::string>{"plain"});
+  // A directory without write permission stops everyone but root (who writes anywhere).
   carc::test::fs::create_directory(d / "ro");
   carc::test::fs::permissions(d / "ro", carc::test::fs::perms::owner_read |
                                             carc::test::fs::perms::owner_exec);
-  const auto r = run_carcsolo({"run", "--games", "10", "--out", "ro/r.json"}, d.path());
-  CHECK(r.status == 2);
-  CHECK(r.err.find("--out") != std::string::npos);
-  CHECK(carc::test::fs::is_empty(d / "ro"));
+  if (::geteuid() != 0) {
+    r = run_carcsolo({"run", "--games", "10", "--out", "ro/r.json"}, d.path());
+    CHECK(r.status == 2);
+    CHECK(r.err.find("--out") != std::string::npos);
+    CHECK(carc::test::fs::is_empty(d / "ro"));
+  }
+}
+
+TEST_CASE("--help: every command has a usage line, no internal option names, --version listed") {
+  TempDir d;
+  auto r = run_carcsolo({"--help"}, d.path());
+  CHECK(r.status == 0);
+  CHECK(r.out.find("carcsolo --version") != std::string::npos);
+  r = run_carcsolo({"--version"}, d.path());
+  CHECK(r.status == 0);
+  CHECK(r.out.rfind("carcsolo ", 0) == 0);
+  r = run_carcsolo({"policies", "--help"}, d.path());
+  CHECK(r.status == 0);
+  CHECK(r.out.find("usage: carcsolo policies") != std::string::npos);
+  r = run_carcsolo({"merge", "--help"}, d.path());
+  CHECK(r.status == 0);
+  CHECK(r.out.find("usage: carcsolo merge FILE...") != std::string::npos);
+  CHECK(r.out.find("--input") == std::string::npos);
+  r = run_carcsolo({"replay", "--help"}, d.path());
+  CHECK(r.out.find("-q [ --quiet ]") != std::string::npos);
+  // --games: the defaults differ, and the help says why.
+  for (const char* cmd : {"run", "compare", "sweep"}) {
+    r = run_carcsolo({cmd, "--help"}, d.path());
+    INFO(cmd);
+    CHECK(r.out.find("once per") != std::string::npos);
+  }
 }

@@ -17,6 +17,7 @@
 #include "sim/render/html.hpp"
 #include "sim/render/svg.hpp"
 #include "tests/process.hpp"
+#include "tests/skip.hpp"
 
 namespace {
 
@@ -208,7 +209,7 @@ TEST_CASE("SVG: each tile is drawn from the log's tile, position and rotation") 
 
 TEST_CASE("PNG through rsvg-convert: a real PNG of the board's size") {
   if (!carc::sim::rsvg_convert_available()) {
-    MESSAGE("rsvg-convert is not installed (Debian package librsvg2-bin): PNG not checked");
+    carc::test::skip("rsvg-convert is not installed (Debian package librsvg2-bin): PNG not checked");
     return;
   }
   const json log = logged_game(3, 4, 7, 17);
@@ -284,6 +285,29 @@ TEST_CASE("replay --svg --png --html --from: files written, the log not printed,
   CHECK(r.err.find("final_scoring") != std::string::npos);
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   CHECK(!std::filesystem::exists(dir / "f.svg"));
+
+  // A tampered result (or final scores) fails too, with or without a picture asked for.
+  bad = log;
+  bad["result"] = log["result"].get<int>() + 5;
+  carc::test::write_text(dir / "result.json", bad.dump());
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{"--svg", "g.svg"}, std::vector<std::string>{}}) {
+    std::vector<std::string> a = {"replay", "--from", "result.json"};
+    a.insert(a.end(), extra.begin(), extra.end());
+    r = carc::test::run_carcsolo(a, dir.path());
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err.find("result: " + bad["result"].dump() + " is not the lowest final score (" + log["result"].dump()) !=
+          std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+  CHECK(!std::filesystem::exists(dir / "g.svg"));
+  bad = log;
+  bad["scores"][1] = bad["scores"][1].get<int>() + 1;
+  carc::test::write_text(dir / "scores.json", bad.dump());
+  r = carc::test::run_carcsolo({"replay", "--from", "scores.json"}, dir.path());
+  CHECK(r.status == 2);
+  CHECK(r.err.find("game log: scores: ") != std::string::npos);
+  if (!png) carc::test::skip("rsvg-convert is not installed (Debian package librsvg2-bin): --png not checked");
 }
 
 TEST_CASE("replay --png without rsvg-convert: one line naming the package, no file") {

@@ -27,6 +27,7 @@ using namespace carc;
 // Small look-ahead budgets, so every policy plays many games quickly.
 std::string test_spec(const std::string& name) {
   if (name == "mc") return "mc:rollouts=2,candidates=3";
+  if (name == "search") return "search:candidates=6,beam=3,rollouts=2,turns=4";
   return name;
 }
 
@@ -37,6 +38,9 @@ std::vector<std::string> test_specs() {
   v.push_back("mc:rollouts=1,candidates=2,rollout=2");
   v.push_back("mc:rollouts=3,candidates=2,rollout=3,z=0");
   v.push_back("greedy:snug=1");
+  v.push_back("search:candidates=5,beam=4,rollouts=3,turns=3,halving=0");
+  v.push_back("search:candidates=4,filter=0,beam=2,rollouts=1,turns=2");
+  v.push_back("search:candidates=8,rollouts=0");
   return v;
 }
 
@@ -87,7 +91,7 @@ TEST_CASE("placement policies: every move of every policy is legal") {
   const Config configs[] = {{3, 4}, {2, 2}, {4, 1}, {3, 6}};
   const auto best = make_scoring_policy("best");
   for (const auto& spec : test_specs()) {
-    const bool slow = spec.rfind("mc", 0) == 0;
+    const bool slow = spec.rfind("mc", 0) == 0 || spec.rfind("search", 0) == 0;
     Checked p(make_placement_policy(spec));
     int games = 0, tiles = 0;
     for (const Config& cfg : configs)
@@ -331,4 +335,79 @@ TEST_CASE("mc: heuristic turns at the head of rollouts change the play") {
     changed += !same(sim::play_game({{3, 4}, 2, g}, *a, *scoring), sim::play_game({{3, 4}, 2, g}, *b, *scoring));
   }
   CHECK(changed > 0);
+}
+
+TEST_CASE("search: parameters are checked") {
+  for (const char* bad : {"search:beam=0", "search:candidates=0", "search:rollouts=-1",
+                          "search:turns=0", "search:filter=2", "search:halving=0.5",
+                          "search:rollouts=1.5", "search:nonsense=1"})
+    CHECK_THROWS_AS(make_placement_policy(bad), std::invalid_argument);
+  // The heuristic's weights are the search's too (its leaves and candidates).
+  CHECK(canonical_placement("search").find("absorb=10") != std::string::npos);
+  CHECK(make_placement_policy("search:rollouts=0,filter=0") != nullptr);  // heuristic's choice
+}
+
+TEST_CASE("search: without look-ahead it plays a move of the heuristic's best value") {
+  auto search = make_placement_policy("search:filter=0,rollouts=0");
+  auto driver = make_placement_policy("random");
+  auto scoring = make_scoring_policy("best");
+  HeuristicEvaluator eval{HeuristicWeights{}};
+  std::vector<ScoredMove> moves(kMaxMoves);
+  Rng rng(9);
+  int checked = 0;
+  for (std::uint64_t g = 0; g < 20; ++g) {
+    State s = State::initial({3, 4});
+    sim::Stacks st = sim::deal(3, 9, g);
+    while (!s.ended()) {
+      const int type = st.pop(s.to_move());
+      s.draw(type);
+      Placement legal[kMaxPlacements];
+      const int n = s.legal_placements(type, legal);
+      if (n == 0) {
+        s.discard(type);
+        s.end_turn();
+        continue;
+      }
+      const std::span<const Placement> ls(legal, std::size_t(n));
+      const Move m = search->choose(Observation(s, type), ls, rng);
+      const int ne = eval.evaluate(s, type, ls, moves.data(), rng);
+      double best = moves[0].value, chosen = -1e300;
+      for (int i = 0; i < ne; ++i) {
+        best = std::max(best, moves[i].value);
+        const Move& o = moves[i].move;
+        if (o.at.cell == m.at.cell && o.at.rot == m.at.rot && o.seg == m.seg) chosen = moves[i].value;
+      }
+      CHECK(chosen == best);
+      ++checked;
+      apply_move(s, type, driver->choose(Observation(s, type), ls, rng), *scoring, rng);
+      s.end_turn();
+    }
+  }
+  CHECK(checked > 200);
+}
+
+TEST_CASE("search: the filter and the rollouts each change the play") {
+  auto scoring = make_scoring_policy("best");
+  const char* base = "search:candidates=8,beam=3,rollouts=2,turns=3";
+  for (const char* other : {"search:candidates=8,beam=3,rollouts=0,turns=3",
+                            "search:candidates=8,beam=3,rollouts=2,turns=3,filter=0",
+                            "search:candidates=8,beam=3,rollouts=2,turns=1"}) {
+    INFO(other);
+    int changed = 0;
+    for (std::uint64_t g = 0; g < 3; ++g) {
+      auto a = make_placement_policy(base);
+      auto b = make_placement_policy(other);
+      changed += !same(sim::play_game({{3, 4}, 2, g}, *a, *scoring),
+                       sim::play_game({{3, 4}, 2, g}, *b, *scoring));
+    }
+    CHECK(changed > 0);
+  }
+}
+
+TEST_CASE("registry: a policy that names one parameter twice is refused") {
+  // search takes the heuristic's weights as parameters too: a key of its own that one of
+  // them already uses would silently read the other's value.
+  CHECK_THROWS_AS(register_placement({"twice", "", {{"k", 1, ""}, {"k", 2, ""}}}, nullptr),
+                  std::logic_error);
+  for (const auto& i : placement_policies()) CHECK(i.name != "twice");
 }

@@ -520,6 +520,32 @@ TEST_CASE("majority 2-1: the minority colour being lowest gains no one anything"
   CHECK(g.supplies() == Ints{4, 4, 2});
 }
 
+TEST_CASE("lowest tied: a majority colour tied for lowest with a colour off the feature scores") {
+  Game g;
+  two_colour_city(g);
+  g.set_scores({2, 2, 5});  // colour 0 (on the city) and colour 1 (not on it) share low = 2
+  g.turn("G 1 -1 0");
+  CHECK(g.events() == Strings{"city tiles=4 pennants=0 points=8 meeples=[0,2] majority=[0,2] "
+                              "low=2 awarded=[0,2]"});
+  CHECK(g.scores() == Ints{10, 2, 13});
+}
+
+TEST_CASE("lowest tied: the majority colour tied for lowest with the minority colour scores alone") {
+  Game g;
+  g.turn("2: U 1 0 1 road:E,W");
+  g.turn("U -1 0 1");
+  g.turn("0: E -1 1 1 city:E");
+  g.turn("0: E 1 1 3 city:W");
+  g.turn("2: B -1 2 0 monastery");
+  g.turn("1: E 0 2 0 city:N");
+  g.set_scores({3, 3, 5});  // colour 0 (two meeples) and colour 1 (one meeple) share low = 3
+  g.turn("R 0 1 2");
+  CHECK(g.events() == Strings{"city tiles=4 pennants=0 points=8 meeples=[0,0,1] majority=[0] "
+                              "low=3 awarded=[0]"});
+  CHECK(g.scores() == Ints{11, 3, 5});
+  CHECK(g.supplies() == Ints{4, 4, 2});
+}
+
 TEST_CASE("scoring: a completed feature with no meeple is scored, with no award") {
   SUBCASE("meeple on the road: the city is scored for no one") {
     Game g;
@@ -678,10 +704,22 @@ namespace {
 //   10 tiles, 3 parts: A(-1,0) | A(-1,1) | U(1,1), joined by U(0,1), closed by V(3,1)
 //   10 tiles, 2 parts: A(-1,0) | A(-1,1)
 //    9 tiles, 3 parts: A(-1,0) | A(0,1)  | U(2,1), joined by U(1,1)
+// With 11 tiles the road turns down one cell further east, at V (4,0) and V (4,1):
+//   11 tiles, 3 parts: A(-1,0) | A(0,1)  | U(2,1), joined by U(1,1) and U(3,1)
 const std::vector<ScoreEvent>& two_row_road(Game& g, int tiles, std::vector<int> owners) {
   g.turn(as(owners[0]) + "A -1 0 3 road:E");
   g.turn("U 1 0 1");
   g.turn("U 2 0 1");
+  if (tiles == 11) {
+    g.turn("U 3 0 1");
+    g.turn("V 4 0 0");
+    g.turn(as(owners[1]) + "A 0 1 3 road:E");
+    g.turn(as(owners[2]) + "U 2 1 1 road:E,W");
+    g.turn("U 1 1 1");
+    g.turn("U 3 1 1");
+    CHECK(g.env().all_scored.empty());
+    return g.turn("V 4 1 1");
+  }
   g.turn("V 3 0 0");
   if (tiles == 9) {
     g.turn(as(owners[1]) + "A 0 1 3 road:E");
@@ -703,13 +741,21 @@ const std::vector<ScoreEvent>& two_row_road(Game& g, int tiles, std::vector<int>
 }
 }  // namespace
 
-TEST_CASE("goals: road_10, road_10_2c, road_10_3c at 10 points, none at 9") {
+TEST_CASE("goals: road_10, road_10_2c, road_10_3c at 10 and 11 points, none at 9") {
   SUBCASE("10 points, three colours") {
     Game g;
     two_row_road(g, 10, {0, 1, 2});
     CHECK(g.events() == Strings{"road tiles=10 pennants=0 points=10 meeples=[0,1,2] "
                                 "majority=[0,1,2] low=1 awarded=[0,1,2]"});
     CHECK(g.scores() == Ints{11, 12, 13});
+    CHECK(goal_names(g.state().goals()) == "road_10 road_10_2c road_10_3c");
+  }
+  SUBCASE("11 points, three colours: above the threshold counts") {
+    Game g;
+    two_row_road(g, 11, {0, 1, 2});
+    CHECK(g.events() == Strings{"road tiles=11 pennants=0 points=11 meeples=[0,1,2] "
+                                "majority=[0,1,2] low=1 awarded=[0,1,2]"});
+    CHECK(g.scores() == Ints{12, 13, 14});
     CHECK(goal_names(g.state().goals()) == "road_10 road_10_2c road_10_3c");
   }
   SUBCASE("9 points, three colours") {
@@ -832,13 +878,21 @@ namespace {
 // (Q or R turned twice, city E-S-W) at (0,1) with a cap E(0,2) below, F(1,1), cap E(2,1).
 // With Q: 6 tiles, pennants Q and F: 16 points; with R: 14. owners: the parts' meeples
 // (three parts: W cap | middle | E cap; two parts: W cap | middle, the E cap joins later).
-// G closes the city last.
-const std::vector<ScoreEvent>& row_city(Game& g, char middle, std::vector<int> owners) {
+// G closes the city last. `long_west` moves the W cap to (-3,1) (over U (-3,0)) and puts
+// an F (a pennant) at (-2,1): with R, 7 tiles and 2 pennants, 18 points.
+const std::vector<ScoreEvent>& row_city(Game& g, char middle, std::vector<int> owners,
+                                        bool long_west = false) {
   g.turn("U 1 0 1 road:E,W");  // colour 0
   g.turn("U -1 0 1");
   g.turn("U 2 0 1");
   g.turn("U -2 0 1");
-  g.turn(as(owners[0]) + "E -2 1 1 city:E");
+  if (long_west) {
+    g.turn("U -3 0 1");
+    g.turn(as(owners[0]) + "E -3 1 1 city:E");
+    g.turn("F -2 1 0");
+  } else {
+    g.turn(as(owners[0]) + "E -2 1 1 city:E");
+  }
   g.turn(as(owners[1]) + std::string(1, middle) + " 0 1 2 city:E,S,W");
   g.turn("E 0 2 0");
   if (owners.size() == 3) {
@@ -853,13 +907,21 @@ const std::vector<ScoreEvent>& row_city(Game& g, char middle, std::vector<int> o
 }
 }  // namespace
 
-TEST_CASE("goals: city_16, city_16_2c, city_16_3c at 16 points, none at 14") {
+TEST_CASE("goals: city_16, city_16_2c, city_16_3c at 16 and 18 points, none at 14") {
   SUBCASE("16 points, three colours") {
     Game g;
     row_city(g, 'Q', {0, 1, 2});
     CHECK(g.events() == Strings{"city tiles=6 pennants=2 points=16 meeples=[0,1,2] "
                                 "majority=[0,1,2] low=1 awarded=[0,1,2]"});
     CHECK(g.scores() == Ints{17, 18, 19});
+    CHECK(goal_names(g.state().goals()) == "city_16 city_16_2c city_16_3c");
+  }
+  SUBCASE("18 points, three colours: above the threshold counts") {
+    Game g;
+    row_city(g, 'R', {0, 1, 2}, true);
+    CHECK(g.events() == Strings{"city tiles=7 pennants=2 points=18 meeples=[0,1,2] "
+                                "majority=[0,1,2] low=1 awarded=[0,1,2]"});
+    CHECK(g.scores() == Ints{19, 20, 21});
     CHECK(goal_names(g.state().goals()) == "city_16 city_16_2c city_16_3c");
   }
   SUBCASE("14 points, three colours") {
@@ -918,6 +980,25 @@ TEST_CASE("goals: monastery_3 and monastery_4 count monasteries whose points wer
                                 "low=10 awarded=[0]"});
     CHECK(g.scores() == Ints{19, 11, 12});
     CHECK(g.state().monasteries_scored() == 4);
+    CHECK(goal_names(g.state().goals()) == "monastery_3 monastery_4");
+  }
+  SUBCASE("five awarded") {
+    Game g({3, 8});  // the fifth monastery's neighbours each take a meeple
+    four_monasteries(g, 0, 2);
+    REQUIRE(g.scores() == Ints{19, 11, 12});
+    // An A turned to face east at (3,1), east of the ring, and the five cells round it
+    // that the ring does not fill; colour 1 (11, lowest) owns it.
+    g.turn("1: A 3 1 3 monastery");
+    g.turn("2: U 4 1 1 road:E,W");
+    g.turn("0: E 3 0 0 city:N");
+    g.turn("2: E 4 0 0 city:N");
+    g.turn("0: E 3 2 2 city:S");
+    CHECK(g.env().all_scored.size() == 5);  // the ring road and the four monasteries
+    g.turn("2: E 4 2 2 city:S");
+    CHECK(g.events() == Strings{"monastery tiles=9 pennants=0 points=9 meeples=[1] majority=[1] "
+                                "low=11 awarded=[1]"});
+    CHECK(g.scores() == Ints{19, 20, 12});
+    CHECK(g.state().monasteries_scored() == 5);
     CHECK(goal_names(g.state().goals()) == "monastery_3 monastery_4");
   }
   SUBCASE("three awarded") {

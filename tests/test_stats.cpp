@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -79,7 +80,10 @@ carc::sim::RunConfig config_for(int colors) {
 }
 
 json document(const Accumulator& a, int colors = 3) {
-  return a.to_json(config_for(colors), {"carcsolo", "0.1", "abc123"}, {2, 0.5});
+  carc::sim::ProgramInfo program;  // name, version and commit only: the fields every file has
+  program.version = "0.1";
+  program.git = "abc123";
+  return a.to_json(config_for(colors), program, {2, 0.5});
 }
 
 void check_pair(const json& j, double lo, double hi) {
@@ -347,8 +351,14 @@ TEST_CASE("stats: summary") {
   CHECK(s.find("5 games") != std::string::npos);
   CHECK(s.find("mean 8.400") != std::string::npos);
   CHECK(s.find("p10 3, p50 7, p90 15") != std::string::npos);
-  CHECK(s.find("no_meeple 60.00%") != std::string::npos);
-  CHECK(s.find("road_10 60%") != std::string::npos);
-  CHECK(s.find("all_tiles 20%") != std::string::npos);
-  CHECK(s.find("monastery_3") == std::string::npos);  // rate 0: left out
+  CHECK(s.find("mean 8.400 ± ") != std::string::npos);
+  CHECK(s.find("no_meeple 60.000%") != std::string::npos);
+  // Every goal, reached or not, in one format with its Wilson interval.
+  const auto ci = carc::sim::wilson95(3, 5);
+  char want[128];
+  std::snprintf(want, sizeof want, "    road_10        60.000%%  [%.3f%%, %.3f%%]\n", 100 * ci[0], 100 * ci[1]);
+  CHECK(s.find(want) != std::string::npos);
+  CHECK(s.find("    all_tiles      20.000%  [") != std::string::npos);
+  CHECK(s.find("    monastery_3     0.000%  [0.000%, ") != std::string::npos);
+  for (const auto id : carc::kGoalIds) CHECK(s.find("    " + std::string(id) + " ") != std::string::npos);
 }

@@ -4,12 +4,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "core/goals.hpp"
+#include "tests/process.hpp"
 
 namespace {
 
@@ -137,6 +143,137 @@ TEST_CASE("run --until-ci: stops at a checkpoint and names the exact game range"
   json a = without_performance(doc);
   a.erase("until_ci");
   CHECK(a == without_performance(read_json(plain)));
+}
+
+TEST_CASE("--until-ci stopped by the cap: the summary and the file say the target was not met") {
+  carc::test::TempDir d;
+  // run: 1,000 games (the first batch) is the cap; ± 0.01 needs far more.
+  auto r = carc::test::run_carcsolo({"run", "--until-ci", "0.01", "--games", "1000", "--threads", "2", "--out", "r.json"},
+                                    d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("until-ci: target not met: stopped at the cap of 1000 games, the mean's 95% CI half-width ") !=
+        std::string::npos);
+  json doc = read_json((d / "r.json").string());
+  CHECK(doc["until_ci"]["met"] == false);
+  CHECK(doc["until_ci"]["cap"] == 1000);
+  CHECK(doc["config"]["games"] == 1000);
+  // Met: the line says so too.
+  r = carc::test::run_carcsolo({"run", "--until-ci", "2", "--games", "5000", "--threads", "2"}, d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("until-ci: target met: the mean's 95% CI half-width ") != std::string::npos);
+  CHECK(r.out.find("after 1000 games") != std::string::npos);
+
+  // compare: --max-games caps it.
+  r = carc::test::run_carcsolo({"compare", "--scoring", "as-found", "--scoring", "random", "--games", "200",
+                                "--until-ci", "0.001", "--max-games", "400", "--threads", "2", "--out", "c.json"},
+                               d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("until-ci: target not met: stopped at the cap of 400 games, the widest difference's 95% CI") !=
+        std::string::npos);
+  doc = read_json((d / "c.json").string());
+  CHECK(doc["until_ci"]["met"] == false);
+  CHECK(doc["until_ci"]["half_width"] == 0.001);
+  CHECK(doc["until_ci"]["cap"] == 400);
+  CHECK(doc["config"]["games"] == 400);
+  r = carc::test::run_carcsolo({"compare", "--scoring", "as-found", "--scoring", "random", "--games", "200",
+                                "--until-ci", "5", "--threads", "2", "-q", "--out", "c2.json"},
+                               d.path());
+  REQUIRE(r.status == 0);
+  CHECK(read_json((d / "c2.json").string())["until_ci"]["met"] == true);
+  // Without --until-ci, no such field (the format only gains fields).
+  r = carc::test::run_carcsolo({"compare", "--scoring", "as-found", "--scoring", "random", "--games", "200",
+                                "--threads", "2", "-q", "--out", "c3.json"},
+                               d.path());
+  REQUIRE(r.status == 0);
+  CHECK_FALSE(read_json((d / "c3.json").string()).contains("until_ci"));
+}
+
+TEST_CASE("replay of a run's game is one command: run prints it, replay names its policies") {
+  carc::test::TempDir d;
+  auto r = carc::test::run_carcsolo({"run", "--games", "4", "--first-game", "2", "--seed", "5", "--placement",
+                                     "greedy:snug=1", "--scoring", "best", "--threads", "1", "--log", "g.jsonl"},
+                                    d.path());
+  REQUIRE(r.status == 0);
+  const std::string mark = "replay a game: carcsolo ";
+  const auto at = r.out.find(mark);
+  REQUIRE(at != std::string::npos);
+  std::vector<std::string> args;
+  {
+    std::istringstream words(r.out.substr(at + mark.size(), r.out.find('\n', at) - at - mark.size()));
+    for (std::string w; words >> w;) args.push_back(w.front() == '\'' ? w.substr(1, w.size() - 2) : w);
+  }
+  CHECK(args == std::vector<std::string>{"replay", "--seed", "5", "--colors", "3", "--meeples", "4", "--placement",
+                                         "greedy:snug=1", "--scoring", "best", "--game", "2"});
+  args.insert(args.end(), {"--out", "one.json"});
+  r = carc::test::run_carcsolo(args, d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.err == "carcsolo replay: seed 5, game 2, 3 colours x 4 meeples, placement greedy:snug=1, scoring best\n");
+  std::ifstream logged((d / "g.jsonl").string());
+  std::string first;
+  std::getline(logged, first);
+  CHECK(json::parse(first) == read_json((d / "one.json").string()));  // the very game the run logged
+  // -q: nothing on stderr; the default policies are named too.
+  r = carc::test::run_carcsolo({"replay", "--seed", "5", "--game", "2", "-q"}, d.path());
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+  r = carc::test::run_carcsolo({"replay", "--seed", "5", "--game", "2", "--out", "two.json"}, d.path());
+  CHECK(r.err.find("placement random, scoring random") != std::string::npos);
+}
+
+TEST_CASE("compare's summary: every goal with each policy's rate and the paired difference, ± throughout") {
+  carc::test::TempDir d;
+  const auto r = carc::test::run_carcsolo({"compare", "--placement", "random", "--placement", "greedy", "--placement",
+                                           "heuristic", "--games", "300", "--threads", "2", "--out", "c.json"},
+                                          d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("+-") == std::string::npos);
+  CHECK(r.out.find("    goal         " "      [0]  " "      [1]  " "      [2]  "
+                   "   [1] - [0] (paired 95% CI)   [2] - [0] (paired 95% CI)\n") != std::string::npos);
+  const json doc = read_json((d / "c.json").string());
+  for (const auto id : carc::kGoalIds) {
+    // Each line: the three rates from the file's runs, then both differences.
+    const std::string name(id);
+    char want[160];
+    std::snprintf(want, sizeof want, "    %-13s%8.3f%%  %8.3f%%  %8.3f%%  ", name.c_str(),
+                  100 * doc["runs"][0]["goals"][name]["rate"].get<double>(),
+                  100 * doc["runs"][1]["goals"][name]["rate"].get<double>(),
+                  100 * doc["runs"][2]["goals"][name]["rate"].get<double>());
+    INFO(name);
+    CHECK(r.out.find(want) != std::string::npos);
+  }
+  CHECK(r.out.find("games/s, each under 3 policies") != std::string::npos);
+}
+
+TEST_CASE("results files record the command line, the build and whether the tree was modified") {
+  carc::test::TempDir d, elsewhere;
+  // An absolute path inside the working directory is written relative to it, one outside
+  // it by its file name: no machine's paths in a shared file.
+  const std::string inside = (d / "r.json").string(), outside = (elsewhere / "log.jsonl").string();
+  auto r = carc::test::run_carcsolo({"run", "--games", "12", "--seed", "4", "-q", "--out", inside, "--log=" + outside},
+                                    d.path());
+  REQUIRE(r.status == 0);
+  const json doc = read_json(inside);
+  const json& program = doc["program"];
+  CHECK(program["command_line"] ==
+        json::array({"carcsolo", "run", "--games", "12", "--seed", "4", "-q", "--out", "r.json", "--log=log.jsonl"}));
+  CHECK(program["build"]["compiler"].get<std::string>().size() > 2);
+  CHECK(program["build"]["build_type"].is_string());
+  CHECK(program["build"]["flags"].is_string());
+  CHECK(program["dirty"].is_boolean());  // the test runs in a git checkout
+  CHECK(program["git"].get<std::string>() != "unknown");
+  // compare files too, in every run.
+  r = carc::test::run_carcsolo({"compare", "--scoring", "best", "--scoring", "random", "--games", "20", "-q", "--out",
+                                "c.json"},
+                               d.path());
+  REQUIRE(r.status == 0);
+  const json c = read_json((d / "c.json").string());
+  CHECK(c["program"]["command_line"][1] == "compare");
+  CHECK(c["runs"][1]["program"]["command_line"] == c["program"]["command_line"]);
+  // --version says the same.
+  r = carc::test::run_carcsolo({"--version"}, d.path());
+  CHECK(r.out.find(program["git"].get<std::string>()) != std::string::npos);
+  CHECK(r.out.find(program["build"]["compiler"].get<std::string>()) != std::string::npos);
+  CHECK((r.out.find("modified tree") != std::string::npos) == program["dirty"].get<bool>());
 }
 
 TEST_CASE("sweep: more meeples, higher mean, and one results document per option") {

@@ -8,6 +8,8 @@
 #include <csignal>
 #include <cstring>
 #include <fstream>
+#include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include <boost/program_options.hpp>
@@ -17,11 +19,19 @@
 #include "sim/driver/matrix.hpp"
 #include "sim/driver/mpi.hpp"
 
+#include "carcsolo_git.h"  // generated at build time: CARCSOLO_GIT, CARCSOLO_DIRTY
+
 #ifndef CARCSOLO_VERSION
 #define CARCSOLO_VERSION "0.0.0"
 #endif
 #ifndef CARCSOLO_GIT
 #define CARCSOLO_GIT "unknown"
+#define CARCSOLO_DIRTY -1
+#endif
+#ifndef CARCSOLO_COMPILER
+#define CARCSOLO_COMPILER ""
+#define CARCSOLO_FLAGS ""
+#define CARCSOLO_BUILD_TYPE ""
 #endif
 
 namespace carc::sim {
@@ -50,13 +60,25 @@ std::uint64_t parse_count(const std::string& opt, const std::string& text, std::
   return v;
 }
 
-double parse_real(const std::string& opt, const std::string& text, double lo, double hi) {
+namespace {
+// A number as a person writes it: 0.05, 1, 1000000000 (no trailing zeros, no exponent for
+// the bounds used here).
+std::string plain_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.12g", v);
+  return buf;
+}
+}  // namespace
+
+double parse_real(const std::string& opt, const std::string& text, double lo, double hi, bool above_lo) {
   double v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) ||
-      v < lo || v > hi)
-    throw UsageError("--" + opt + " must be a number in [" + std::to_string(lo) + ", " +
-                     std::to_string(hi) + "] (got '" + text + "')");
+      (above_lo ? v <= lo : v < lo) || v > hi)
+    throw UsageError("--" + opt + " must be a number " +
+                     (above_lo ? "above " + plain_number(lo) + ", at most " + plain_number(hi)
+                               : "from " + plain_number(lo) + " to " + plain_number(hi)) +
+                     " (got '" + text + "')");
   return v;
 }
 
@@ -155,7 +177,69 @@ Stacks read_deal_file(const std::string& path) {
   }
 }
 
-ProgramInfo program_info() { return {"carcsolo", CARCSOLO_VERSION, CARCSOLO_GIT}; }
+std::string until_ci_line(const std::string& what, double target, double achieved,
+                          std::uint64_t games, std::uint64_t cap, bool partial) {
+  char buf[256];
+  if (achieved <= target)
+    std::snprintf(buf, sizeof buf, "until-ci: target met: %s half-width %.4g <= %g after %llu games\n",
+                  what.c_str(), achieved, target, static_cast<unsigned long long>(games));
+  else if (partial)
+    std::snprintf(buf, sizeof buf, "until-ci: target not met: interrupted after %llu games, %s half-width %.4g > %g\n",
+                  static_cast<unsigned long long>(games), what.c_str(), achieved, target);
+  else
+    std::snprintf(buf, sizeof buf,
+                  "until-ci: target not met: stopped at the cap of %llu games, %s half-width %.4g > %g\n",
+                  static_cast<unsigned long long>(cap), what.c_str(), achieved, target);
+  return buf;
+}
+
+std::string replay_command(const RunConfig& rc, const std::string& game) {
+  const auto word = [](const std::string& w) {  // a policy spec is safe unquoted but for ','
+    return w.find_first_of(" ,;&|<>()$'\"\\*?") == std::string::npos ? w : "'" + w + "'";
+  };
+  return "carcsolo replay --seed " + std::to_string(rc.seed) + " --colors " + std::to_string(rc.colors) +
+         " --meeples " + std::to_string(rc.meeples) + " --placement " + word(rc.placement_policy) +
+         " --scoring " + word(rc.scoring_policy) + " --game " + game;
+}
+
+namespace {
+std::vector<std::string>& command_line() {
+  static std::vector<std::string> words;
+  return words;
+}
+}  // namespace
+
+void set_command_line(int argc, char** argv) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  // Results files are shared: an absolute path is written relative to the working
+  // directory when it lies inside it, else by its file name alone.
+  const auto shareable = [&](const std::string& word) {
+    const auto eq = word.rfind("--", 0) == 0 ? word.find('=') : std::string::npos;
+    const std::string head = eq == std::string::npos ? "" : word.substr(0, eq + 1);
+    const std::string value = eq == std::string::npos ? word : word.substr(eq + 1);
+    if (value.empty() || value[0] != '/') return word;
+    const fs::path rel = ec ? fs::path() : fs::path(value).lexically_relative(cwd);
+    const bool inside = !rel.empty() && *rel.begin() != "..";
+    return head + (inside ? rel.string() : fs::path(value).filename().string());
+  };
+  auto& words = command_line();
+  words.assign({"carcsolo"});
+  for (int i = 1; i < argc; ++i) words.push_back(shareable(argv[i]));
+}
+
+ProgramInfo program_info() {
+  ProgramInfo p;
+  p.version = CARCSOLO_VERSION;
+  p.git = CARCSOLO_GIT;
+  p.dirty = CARCSOLO_DIRTY;
+  p.compiler = CARCSOLO_COMPILER;
+  p.flags = CARCSOLO_FLAGS;
+  p.build_type = CARCSOLO_BUILD_TYPE;
+  p.command_line = command_line();
+  return p;
+}
 
 void GameOptions::add_to(po::options_description& d, bool with_policies, bool lists) {
   if (lists)

@@ -32,8 +32,9 @@ using Args = std::vector<std::string>;
 // An integer option in [lo, hi]; anything else is a UsageError naming the option.
 std::uint64_t parse_count(const std::string& opt, const std::string& text, std::uint64_t lo,
                           std::uint64_t hi);
-// A real option in [lo, hi].
-double parse_real(const std::string& opt, const std::string& text, double lo, double hi);
+// A real option in [lo, hi], or in (lo, hi] when `above_lo`; the message says which.
+double parse_real(const std::string& opt, const std::string& text, double lo, double hi,
+                  bool above_lo = false);
 // "2..8", "3,4", "2..4,6": distinct integers in [lo, hi], in the order given.
 std::vector<int> parse_int_list(const std::string& opt, const std::string& text, int lo, int hi);
 
@@ -46,7 +47,10 @@ po::variables_map parse(const po::options_description& d, const Args& args,
 // that cannot be written is a UsageError naming the option.
 AtomicFile open_output(const std::string& opt, const std::string& path);
 
+// The program's version, commit, build and (once main has called set_command_line) the
+// command line, for the files it writes.
 ProgramInfo program_info();
+void set_command_line(int argc, char** argv);
 
 // --deal FILE: one line per colour, its stack's tile letters top first (spaces ignored;
 // empty lines and lines starting with # skipped). A file that cannot be read or does not
@@ -62,6 +66,15 @@ void restore_default_handlers();
 // after DONE; " and what became of --out (`out`, empty when none was asked for). Returns
 // the exit status of an interrupted command, 130.
 int report_interrupted(const std::string& command, const std::string& done, const std::string& out);
+
+// The summary's line for --until-ci: whether the target half-width was met, and if not,
+// that the cap stopped the run. `what` names the interval ("the mean's 95% CI").
+std::string until_ci_line(const std::string& what, double target, double achieved,
+                          std::uint64_t games, std::uint64_t cap, bool partial);
+
+// The command that replays game `game` of a configuration: "carcsolo replay --seed S
+// --colors C --meeples M --placement P --scoring Q --game G" (specs quoted when needed).
+std::string replay_command(const RunConfig& rc, const std::string& game);
 
 // --colors, --meeples, --seed, --placement, --scoring.
 struct GameOptions {

@@ -67,26 +67,43 @@ void print_summary(std::ostream& os, const std::vector<RunConfig>& cfg, const Ma
      << first_game + r.games_done << ")" << (r.partial ? "  (interrupted: partial)" : "") << "\n";
   for (std::size_t k = 0; k < cfg.size(); ++k) {
     const Accumulator& a = r.acc[k];
-    os << "  [" << k << "] " << label(cfg[k]) << ": mean " << fmt("%.3f +- %.3f", a.mean(), a.ci_half_width())
+    os << "  [" << k << "] " << label(cfg[k]) << ": mean " << fmt("%.3f ± %.3f", a.mean(), a.ci_half_width())
        << ", p10/p50/p90 " << a.quantile(10) << "/" << a.quantile(50) << "/" << a.quantile(90) << "\n";
   }
   for (std::size_t k = 1; k < cfg.size(); ++k) {
     const PairedDiff& d = r.diff[k - 1];
-    os << "[" << k << "] - [0]: mean difference " << fmt("%+.3f +- %.3f", d.mean(), d.ci_half_width())
+    os << "[" << k << "] - [0]: mean difference " << fmt("%+.3f ± %.3f", d.mean(), d.ci_half_width())
        << fmt(" (95%% CI [%.3f, %.3f])", d.mean() - d.ci_half_width(), d.mean() + d.ci_half_width())
        << "; per game [" << k << "] wins " << d.wins() << ", draws " << d.draws() << ", loses "
-       << d.losses() << "\n  goal rate differences (paired 95% CI):";
-    bool any = false;
-    for (int g = 0; g < carc::kGoalCount; ++g) {
-      if (d.goal_mean(g) == 0 && d.goal_ci_half_width(g) == 0) continue;
-      os << (any ? ", " : " ") << carc::kGoalIds[std::size_t(g)]
-         << fmt(" %+.2f%% +- %.2f%%", 100 * d.goal_mean(g), 100 * d.goal_ci_half_width(g));
-      any = true;
-    }
-    os << (any ? "\n" : " none differ\n");
+       << d.losses() << "\n";
   }
-  os << "speed: " << (r.seconds > 0 ? double(r.games_done * cfg.size()) / r.seconds : 0)
-     << " games/s on " << threads << " thread(s)\n";
+  // Every goal: each policy's rate, then each paired difference against [0] with its 95% CI.
+  char cell[64];
+  os << "  goal rates\n    goal         ";
+  for (std::size_t k = 0; k < cfg.size(); ++k) {
+    std::snprintf(cell, sizeof cell, "%9s  ", ("[" + std::to_string(k) + "]").c_str());
+    os << cell;
+  }
+  for (std::size_t k = 1; k < cfg.size(); ++k) os << "   [" << k << "] - [0] (paired 95% CI)";
+  os << "\n";
+  for (int g = 0; g < carc::kGoalCount; ++g) {
+    char name[32];
+    std::snprintf(name, sizeof name, "    %-13s", std::string(carc::kGoalIds[std::size_t(g)]).c_str());
+    os << name;
+    for (std::size_t k = 0; k < cfg.size(); ++k) {
+      std::snprintf(cell, sizeof cell, "%8.3f%%  ", 100 * r.acc[k].goal_rate(g));
+      os << cell;
+    }
+    for (std::size_t k = 1; k < cfg.size(); ++k) {
+      const PairedDiff& d = r.diff[k - 1];
+      os << fmt("   %+8.3f%% ± %.3f%%", 100 * d.goal_mean(g), 100 * d.goal_ci_half_width(g));
+    }
+    os << "\n";
+  }
+  // As the progress line counts: game indices, each played under every policy.
+  const double per_second = r.seconds > 0 ? double(r.games_done) / r.seconds : 0;
+  os << "speed: " << per_second << " games/s, each under " << cfg.size() << " policies ("
+     << per_second * double(cfg.size()) << " games played/s) on " << threads << " thread(s)\n";
 }
 
 }  // namespace
@@ -103,7 +120,7 @@ int cmd_compare(const Args& args, Embedding* embed) {
   d.add_options()("help,h", "show this help")
       ("placement", po::value(&placement)->composing(), "placement policy spec; give it once per policy compared (default random)")
       ("scoring", po::value(&scoring)->composing(), "scoring-order policy spec; once per policy, or once for all (default random)");
-  range.add_to(d, "games per policy, >= 2 (with --until-ci: the first batch)");
+  range.add_to(d, "games per policy, >= 2 (with --until-ci: the first batch); fewer than run's 100000 by default as each game is played once per policy, and paired differences need fewer games");
   g.add_to(d, false);
   d.add_options()
       ("until-ci", po::value(&until_ci), "play on in batches until every difference's 95% CI half-width is <= W")
@@ -123,7 +140,7 @@ int cmd_compare(const Args& args, Embedding* embed) {
   study.first_game = range.first_game();
   const std::uint64_t batch = range.game_count(2);
   const bool adaptive = vm.count("until-ci") > 0;
-  const double target = adaptive ? parse_real("until-ci", until_ci, 1e-9, 1e9) : 0;
+  const double target = adaptive ? parse_real("until-ci", until_ci, 0, 1e9, true) : 0;
   std::uint64_t cap = batch;
   if (adaptive)
     cap = vm["max-games"].defaulted() ? std::max<std::uint64_t>(batch, 1000000)
@@ -172,7 +189,12 @@ int cmd_compare(const Args& args, Embedding* embed) {
     embed->configs = study.configs;
     return total.partial ? 130 : 0;
   }
-  if (!vm.count("quiet")) print_summary(std::cout, study.configs, total, study.first_game, req.threads);
+  if (!vm.count("quiet")) {
+    print_summary(std::cout, study.configs, total, study.first_game, req.threads);
+    if (adaptive)
+      std::cout << until_ci_line("the widest difference's 95% CI", target, widest_difference_width(total),
+                                 total.games_done, cap, total.partial);
+  }
   if (total.partial)
     return report_interrupted("compare", std::to_string(total.games_done) + " games", out);
   return 0;

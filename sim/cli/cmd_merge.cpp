@@ -133,7 +133,7 @@ nlohmann::json merge_matrix(const std::vector<Shard>& shards, std::string& summa
   for (std::size_t k = 0; k < study.configs.size(); ++k) {
     const RunConfig& c = study.configs[k];
     char line[160];
-    std::snprintf(line, sizeof line, "  [%zu] %s / %s, %d colours x %d meeples: mean %.3f +- %.3f\n",
+    std::snprintf(line, sizeof line, "  [%zu] %s / %s, %d colours x %d meeples: mean %.3f ± %.3f\n",
                   k, c.placement_policy.c_str(), c.scoring_policy.c_str(), c.colors, c.meeples,
                   all.acc[k].mean(), all.acc[k].ci_half_width());
     summary += line;
@@ -153,11 +153,14 @@ int cmd_merge(const Args& args) {
       "usage: carcsolo merge FILE... [--out FILE]\n\nOptions");
   d.add_options()("help,h", "show this help")
       ("out", po::value(&out), "write the merged file to FILE (otherwise: a summary only)")
-      ("quiet,q", "no summary on stdout")
-      ("input", po::value(&inputs), "files of one kind (positional)");
+      ("quiet,q", "no summary on stdout");
+  po::options_description hidden;  // the FILE... of the usage line, not shown as an option
+  hidden.add_options()("input", po::value(&inputs));
+  po::options_description all;
+  all.add(d).add(hidden);
   po::positional_options_description pos;
   pos.add("input", -1);
-  const auto vm = parse(d, args, pos);
+  const auto vm = parse(all, args, pos);
   if (vm.count("help")) {
     std::cout << d << "\nExample: carcsolo merge shard-*.json --out all.json\n";
     return 0;

@@ -9,6 +9,7 @@
 #include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/driver/game.hpp"
+#include "sim/log/board_view.hpp"
 #include "sim/log/io.hpp"
 #include "sim/cli/pictures.hpp"
 
@@ -26,10 +27,12 @@ int cmd_replay(const std::vector<std::string>& args) {
   pictures.add_to(d);
   d.add_options()("from", po::value(&from),
                   "take the game log from FILE (one log, or JSON lines from `run --log`: the game given by --game, "
-                  "else the first) instead of playing the game");
+                  "else the first) instead of playing the game")
+      ("quiet,q", "do not name the game and its policies on stderr");
   const auto vm = parse(d, args);
   if (vm.count("help")) {
-    std::cout << d << "\nExample: carcsolo replay --seed 1 --game 17 --placement random\n"
+    std::cout << d << "\nExample: carcsolo replay --seed 1 --game 17 --placement heuristic\n"
+                      "Play the game with the policies of the run it came from: `run` prints the command.\n"
                       "The log goes to stdout unless --out, --svg, --png or --html is given.\n";
     return 0;
   }
@@ -44,6 +47,19 @@ int cmd_replay(const std::vector<std::string>& args) {
   const nlohmann::json log =
       !from.empty() ? read_log_file(from, vm["game"].defaulted() ? std::nullopt : std::optional(spec.game))
                     : play_logged_game(spec, *placement, *scoring, rc.placement_policy, rc.scoring_policy);
+  // A log read from a file is checked by rebuilding its board (the pictures need the board
+  // anyway): one line and exit 2 for a log that does not hold together.
+  if (!from.empty()) (void)rebuild_board(log);
+  // Which game with which policies: a replay of the wrong policies is a different game, so
+  // it is said every time (stderr: the log on stdout stays clean).
+  if (!vm.count("quiet")) {
+    const nlohmann::json& c = log.value("config", nlohmann::json::object());
+    std::cerr << "carcsolo replay: " << (from.empty() ? "" : from + ": ") << "seed "
+              << log.value("seed", nlohmann::json()).dump() << ", game " << log.value("game", nlohmann::json()).dump()
+              << ", " << c.value("colors", 0) << " colours x " << c.value("meeples", 0) << " meeples, placement "
+              << c.value("placement_policy", std::string("?")) << ", scoring " << c.value("scoring_policy", std::string("?"))
+              << "\n";
+  }
   const std::string text = log.dump(2) + "\n";
   if (out_file.is_open()) {
     out_file.write(text);

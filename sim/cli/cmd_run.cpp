@@ -50,7 +50,7 @@ int cmd_run(const Args& args, Embedding* embed) {
   std::string out, log, log_games, until_ci, per_game, deal_path;
   po::options_description d("carcsolo run: play many seeded games and report the score distribution\n\nOptions");
   d.add_options()("help,h", "show this help");
-  range.add_to(d, "number of games, >= 1 (with --until-ci: at most)");
+  range.add_to(d, "number of games, >= 1 (with --until-ci: at most); compare and sweep default to 10000 as they play each game once per policy or option");
   d.add_options()
       ("until-ci", po::value(&until_ci), "stop once the mean's 95% CI half-width is <= W (batches; --games caps)");
   g.add_to(d);
@@ -99,7 +99,7 @@ int cmd_run(const Args& args, Embedding* embed) {
                      " with --games " + std::to_string(rc.games) + ")");
 
   const bool adaptive = vm.count("until-ci") > 0;
-  const double target = adaptive ? parse_real("until-ci", until_ci, 1e-9, 1e9) : 0;
+  const double target = adaptive ? parse_real("until-ci", until_ci, 0, 1e9, true) : 0;
 
   const Stacks* given = vm.count("deal") ? &deal : nullptr;
   req.deal = given;
@@ -154,6 +154,10 @@ int cmd_run(const Args& args, Embedding* embed) {
               << (r.partial ? "  (interrupted: partial)" : "") << "\n"
               << r.acc[0].summary() << "speed: " << (r.seconds > 0 ? r.games_done / r.seconds : 0)
               << " games/s on " << req.threads << " thread(s)\n";
+    std::cout << "replay a game: " << replay_command(rc, std::to_string(rc.first_game)) << "\n";
+    if (adaptive)
+      std::cout << until_ci_line("the mean's 95% CI", target, r.acc[0].ci_half_width(), r.games_done,
+                                 rc.games, r.partial);
   }
   if (r.partial)
     return report_interrupted("run", std::to_string(r.games_done) + " of " +

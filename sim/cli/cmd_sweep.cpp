@@ -36,7 +36,13 @@ Target parse_target(const std::string& text) {
     throw UsageError("--target must be GOAL=RATE (a goal id of rules.md) or mean=VALUE (got '" +
                      text + "')");
   const bool is_mean = key == "mean";
-  return {key, parse_real("target", text.substr(eq + 1), 0, is_mean ? double(kMaxResult) : 1.0)};
+  try {
+    return {key, parse_real("target", text.substr(eq + 1), 0, is_mean ? double(kMaxResult) : 1.0)};
+  } catch (const UsageError&) {  // the message names the target and what its value may be
+    throw UsageError("--target " + key + "=VALUE: " + (is_mean ? "a mean result" : "a goal rate") +
+                     " must be a number from 0 to " + (is_mean ? std::to_string(kMaxResult) : std::string("1")) +
+                     " (got '" + text + "')");
+  }
 }
 
 std::string fmt(const char* f, double a) {
@@ -50,13 +56,13 @@ void print_table(std::ostream& os, const std::vector<RunConfig>& cfg, const Matr
   for (std::size_t k = 0; k < cfg.size(); ++k) {
     if (k == 0 || cfg[k].placement_policy != cfg[k - 1].placement_policy) {
       if (several) os << "placement " << cfg[k].placement_policy << "\n";
-      os << "colours meeples    games  mean +- 95% CI     p10 p50 p90  total_40 total_50 total_60 "
+      os << "colours meeples    games  mean ± 95% CI      p10 p50 p90  total_40 total_50 total_60 "
             "all_tiles  no_meeple tiles_exh\n";
     }
     const Accumulator& a = r.acc[k];
     const nlohmann::json j = a.to_json(cfg[k], program_info(), Performance{});
     char line[256];
-    std::snprintf(line, sizeof line, "%7d %7d %8llu %7.3f +- %-7.3f %4d%4d%4d ", cfg[k].colors,
+    std::snprintf(line, sizeof line, "%7d %7d %8llu %7.3f ± %-8.3f %4d%4d%4d ", cfg[k].colors,
                   cfg[k].meeples, static_cast<unsigned long long>(a.games()), a.mean(),
                   a.ci_half_width(), a.quantile(10), a.quantile(50), a.quantile(90));
     os << line;
@@ -115,7 +121,7 @@ int cmd_sweep(const Args& args, Embedding* embed) {
       "carcsolo sweep: the difficulty table over colour and meeple counts\n\nOptions");
   d.add_options()("help,h", "show this help");
   g.add_to(d, true, true);
-  range.add_to(d, "games per option, >= 1");
+  range.add_to(d, "games per option, >= 1; fewer than run's 100000 by default as each game is played once per option");
   d.add_options()
       ("target", po::value(&targets)->composing(), "GOAL=RATE or mean=VALUE: report the option closest to it (repeatable)")
       ("out", po::value(&out), "write the sweep JSON (carcassonne-solo-sweep/1) to FILE")

@@ -65,7 +65,10 @@ int cmd_verify(const std::vector<std::string>& args) {
         if (!reader.next(doc, line)) break;
         r = verify_game_log(doc);
       } catch (const std::runtime_error& e) {
-        throw std::runtime_error(file + ":" + std::to_string(line) + ": " + e.what());
+        const std::uint64_t before = games + in_file;
+        throw std::runtime_error(file + ":" + std::to_string(line) + ": " + e.what() + "; " +
+                                 std::to_string(before) + (before == 1 ? " game" : " games") +
+                                 " checked before it, " + std::to_string(before - bad) + " consistent");
       }
       ++in_file;
       if (!r) continue;

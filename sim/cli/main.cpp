@@ -33,7 +33,8 @@ const Command kCommands[] = {
 
 void usage(std::ostream& os) {
   os << "carcsolo: Monte Carlo research tool for the Carcassonne solo variant\n\n"
-        "usage: carcsolo COMMAND [options]   (carcsolo COMMAND --help for its options)\n\n"
+        "usage: carcsolo COMMAND [options]   (carcsolo COMMAND --help for its options)\n"
+        "       carcsolo --version           (version and commit of this program)\n\n"
         "commands:\n";
   for (const auto& c : kCommands) os << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.help << "\n";
 }
@@ -70,13 +71,16 @@ int run_command(const Command& c, const carc::sim::Args& args) {
 int main(int argc, char** argv) {
   const std::string cmd = argc > 1 ? argv[1] : "";
   const carc::sim::Args args(argv + (argc > 1 ? 2 : 1), argv + argc);
+  carc::sim::set_command_line(argc, argv);
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     usage(std::cout);
     return 0;
   }
   if (cmd == "--version") {
-    std::cout << carc::sim::program_info().name << " " << carc::sim::program_info().version << " ("
-              << carc::sim::program_info().git << ")\n";
+    const auto p = carc::sim::program_info();
+    std::cout << p.name << " " << p.version << " (" << p.git
+              << (p.dirty == 1 ? ", built from a modified tree" : "") << ")"
+              << (p.compiler.empty() ? "" : "; " + p.compiler + ", " + p.build_type + " " + p.flags) << "\n";
     return 0;
   }
   for (const auto& c : kCommands) {

@@ -177,7 +177,7 @@ json matrix_document(const MatrixStudy& study, const MatrixOutcome& r, int threa
   for (std::size_t k = 0; k < study.configs.size(); ++k)
     runs.push_back(r.run_json(study.configs[k], study.first_game, program, threads, k));
   json doc = {{"format", study.format},
-              {"program", {{"name", program.name}, {"version", program.version}, {"git", program.git}}},
+              {"program", program_json(program)},
               {"runs", runs},
               {"performance", {{"threads", threads}, {"seconds", r.seconds}}}};
   if (is_compare(study)) {
@@ -191,6 +191,12 @@ json matrix_document(const MatrixStudy& study, const MatrixOutcome& r, int threa
     }
     doc["difference"] = diffs[0];
     doc["differences"] = diffs;
+    // Added after format /1 was first written: whether --until-ci's target was met (the
+    // cap may have stopped the run first), as `run` writes it.
+    if (!study.until_ci.is_null())
+      doc["until_ci"] = {{"half_width", study.until_ci},
+                         {"cap", study.max_games},
+                         {"met", widest_difference_width(r) <= study.until_ci.get<double>()}};
   } else {
     doc["config"] = sweep_config(study, r.games_done);
     doc["targets"] = closest_runs(study, runs);

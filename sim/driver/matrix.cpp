@@ -115,8 +115,9 @@ void print_progress(const Shared& s, std::uint64_t done, const MatrixOutcome* so
   } else {
     const double secs = seconds_since(s.t0);
     const double rate = secs > 0 ? double(done) / secs : 0;
-    const double eta = rate > 0 ? double(s.plan.games - done) / rate : 0;
-    std::fprintf(stderr, "\r%llu/%llu games  %.0f games/s  %s  ETA %.0fs   ",
+    char eta[32] = "?";  // unknown until a game has finished
+    if (rate > 0) std::snprintf(eta, sizeof eta, "%.0fs", double(s.plan.games - done) / rate);
+    std::fprintf(stderr, "\r%llu/%llu games  %.0f games/s  %s  ETA %s   ",
                  static_cast<unsigned long long>(done), total, rate,
                  s.req.progress(*so_far).c_str(), eta);
   }
@@ -134,15 +135,25 @@ void take_blocks(Shared& s, Worker& w, std::uint64_t k_end, bool stoppable, bool
     const std::uint64_t k = s.next.fetch_add(1);
     if (k >= k_end) break;
     const std::uint64_t lo = s.plan.begin(k), hi = s.plan.end(k);
+    // The count behind the progress line moves within a block too (a block of slow games
+    // would otherwise show 0 games for seconds): every 64 games or 100 ms, whichever comes
+    // first, which spares the shared counter when games are fast.
+    std::uint64_t pending = 0;
+    auto last_count = Clock::now();
     for (std::uint64_t i = lo; i < hi; ++i) {
       if (s.errors.failed()) return;
       w.play(s.req, s.req.first_game + i, timed);
+      if (++pending == 64 || Clock::now() - last_count > std::chrono::milliseconds(100)) {
+        s.games_done.fetch_add(pending, std::memory_order_relaxed);
+        pending = 0;
+        last_count = Clock::now();
+      }
       if (prints && Clock::now() - last_print > std::chrono::milliseconds(250)) {
         last_print = Clock::now();
         print_progress(s, std::min(s.plan.games, s.games_done.load() * s.plan.ranks), &w.part);
       }
     }
-    s.games_done += hi - lo;
+    s.games_done.fetch_add(pending, std::memory_order_relaxed);
   }
 }
 

@@ -208,6 +208,27 @@ int checked_rot(const json& j, const std::string& where) {
   return rot;
 }
 
+// The final scores are those after the last turn and the final scoring, and the result is
+// the lowest of them (rules.md, "Result").
+void check_result(const json& log, int colors) {
+  const json& scores = log.at("scores");
+  if (!scores.is_array() || int(scores.size()) != colors) fail("scores", "expected one score per colour");
+  const json& final_scoring = log.value("final_scoring", json::array());
+  const json& turns = log.at("turns");
+  const json* last = !final_scoring.empty() ? &final_scoring.back().at("scores_after")
+                     : !turns.empty()       ? &turns.back().at("scores")
+                                            : nullptr;
+  if (last && *last != scores)
+    fail("scores", scores.dump() + " are not the scores after the last turn and the final scoring (" +
+                       last->dump() + ")");
+  int low = scores[0].get<int>();
+  for (const auto& v : scores) low = std::min(low, v.get<int>());
+  const json& result = log.at("result");
+  if (!result.is_number_integer() || result.get<int>() != low)
+    fail("result", result.dump() + " is not the lowest final score (" + std::to_string(low) + " of " +
+                       scores.dump() + ")");
+}
+
 BoardView rebuild(const json& log) {
   const int colors = log.at("config").at("colors").get<int>();
   if (colors < kMinColors || colors > kMaxColors) fail("config", "colors must be 2..6");
@@ -238,7 +259,9 @@ BoardView rebuild(const json& log) {
       b.put_meeple(color, t["meeple"].get<std::string>(), step, where);
     b.score(t.value("scored", json::array()), step, where);
   }
-  return b.finish(log.value("final_scoring", json::array()));
+  BoardView view = b.finish(log.value("final_scoring", json::array()));
+  check_result(log, colors);
+  return view;
 }
 
 }  // namespace

@@ -394,7 +394,15 @@ bool LogReader::next(json& doc, long& line) {
         } catch (const json::exception&) {
         }
       }
-      throw std::runtime_error(std::string("not JSON (") + e.what() + ")");
+      const auto* parse = dynamic_cast<const json::parse_error*>(&e);
+      if (!parse) throw std::runtime_error("not JSON: a number too large to read");
+      // In the reader's words, not the library's: where on the line, and whether the line
+      // simply stops (a file cut short) or holds something else.
+      if (parse->byte >= text.size())
+        throw std::runtime_error("not JSON: the line ends before its document does (a truncated file?)");
+      const std::size_t column = parse->byte == 0 ? 1 : parse->byte;
+      throw std::runtime_error("not JSON: unexpected '" + text.substr(column - 1, 1) + "' at column " +
+                               std::to_string(column));
     }
   }
   return false;

@@ -232,6 +232,15 @@ double Accumulator::mean_tiles_placed() const {
   return double(sum) / double(games_);
 }
 
+json program_json(const ProgramInfo& p) {
+  json j = {{"name", p.name}, {"version", p.version}, {"git", p.git}};
+  if (p.dirty >= 0) j["dirty"] = p.dirty == 1;
+  if (!p.compiler.empty())
+    j["build"] = {{"compiler", p.compiler}, {"flags", p.flags}, {"build_type", p.build_type}};
+  if (!p.command_line.empty()) j["command_line"] = p.command_line;
+  return j;
+}
+
 json Accumulator::to_json(const RunConfig& config, const ProgramInfo& program,
                           const Performance& performance) const {
   assert(config.colors >= 2 && config.colors <= kMaxColors);
@@ -266,7 +275,7 @@ json Accumulator::to_json(const RunConfig& config, const ProgramInfo& program,
 
   json doc = json::object();
   doc["format"] = kResultsFormat;
-  doc["program"] = {{"name", program.name}, {"version", program.version}, {"git", program.git}};
+  doc["program"] = program_json(program);
   doc["config"] = {{"colors", k},
                    {"meeples", config.meeples},
                    {"start_scores", start_scores},
@@ -399,13 +408,15 @@ std::string Accumulator::summary() const {
   const auto n = games_;
   appendf(out, "%llu games", static_cast<unsigned long long>(n));
   if (n == 0) return out + "\n";
-  appendf(out, "; result mean %.3f +- %.3f (95%% CI), std %.2f, min %d, max %d\n", mean(),
+  appendf(out, "; result mean %.3f ± %.3f (95%% CI), std %.2f, min %d, max %d\n", mean(),
           ci_half_width(), stddev(), min_result(), max_result());
   appendf(out, "  p10 %d, p50 %d, p90 %d\n", quantile(10), quantile(50), quantile(90));
+  // Every rate in one format (percent, three decimals), every goal whether reached or not,
+  // each with its 95% Wilson interval.
   out += "  end:";
   const char* sep = " ";
   for (auto r : kEndReasons) {
-    appendf(out, "%s%s %.2f%%", sep, std::string(carc::end_reason_id(r)).c_str(),
+    appendf(out, "%s%s %.3f%%", sep, std::string(carc::end_reason_id(r)).c_str(),
             100.0 * ratio(double(end_counts_[std::size_t(r)]), n));
     sep = ", ";
   }
@@ -413,16 +424,14 @@ std::string Accumulator::summary() const {
   for (std::size_t v = 0; v < tiles_hist_.size(); ++v) tiles_sum += v * tiles_hist_[v];
   appendf(out, "; tiles placed %.2f, discards %.4f per game\n", ratio(double(tiles_sum), n),
           ratio(double(discards_total_), n));
-  out += "  goals:";
-  sep = " ";
+  out += "  goals (rate, 95% Wilson interval):\n";
   for (int i = 0; i < carc::kGoalCount; ++i) {
     const std::uint64_t c = goal_counts_[std::size_t(i)];
-    if (c == 0) continue;
-    appendf(out, "%s%s %.3g%%", sep, std::string(carc::kGoalIds[std::size_t(i)]).c_str(),
-            100.0 * ratio(double(c), n));
-    sep = ", ";
+    const auto ci = wilson95(c, n);
+    appendf(out, "    %-13s %7.3f%%  [%.3f%%, %.3f%%]\n", std::string(carc::kGoalIds[std::size_t(i)]).c_str(),
+            100.0 * ratio(double(c), n), 100.0 * ci[0], 100.0 * ci[1]);
   }
-  return out + (sep[0] == ' ' ? " none\n" : "\n");
+  return out;
 }
 
 }  // namespace carc::sim

@@ -1,5 +1,5 @@
 // Statistics of a simulation run and the results file `carcassonne-solo-results/1`
-// (shared/spec/results-format.md).
+// (docs/results-format.md).
 //
 // Everything is kept as exact integer counts and histograms; every mean, deviation,
 // quantile and interval is derived from them when asked. So merging per-thread or
@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -45,9 +46,16 @@ struct Performance {
   double seconds = 0;
 };
 
+// The program that wrote a file, and how it was built and invoked. Only name, version and
+// git are always written; the rest (added later) when known.
 struct ProgramInfo {
   std::string name = "carcsolo", version, git;
+  int dirty = -1;                         // the tree differed from `git` at build time: 1; -1: unknown
+  std::string compiler, flags, build_type;  // "GNU 12.2.0", "-O3 -DNDEBUG", "Release"
+  std::vector<std::string> command_line;  // argv, paths as given relative to the working directory
 };
+// `program` of a results, compare or sweep file.
+nlohmann::json program_json(const ProgramInfo& p);
 
 // Two-sided 95% Wilson score interval (z = 1.96) of `successes` out of `trials`;
 // [0, 0] when trials == 0. Always within [0, 1]; the lower bound is exactly 0 when
@@ -101,9 +109,13 @@ class Accumulator {
   static Accumulator from_json(const nlohmann::json& doc);
 
   // A few lines for a terminal: games, mean result with its 95% CI, std, min/max,
-  // p10/p50/p90, end-reason rates, mean tiles placed and discards, and the goals whose
-  // rate is > 0.
+  // p10/p50/p90, end-reason rates, mean tiles placed and discards, and every goal's rate
+  // with its 95% Wilson interval (all rates in percent with three decimals).
   std::string summary() const;
+  // The share of games that reached goal `g` (0 when no game was played).
+  double goal_rate(int g) const {
+    return games_ ? double(goal_counts_[std::size_t(g)]) / double(games_) : 0.0;
+  }
 
   bool operator==(const Accumulator&) const = default;
 

@@ -1,0 +1,52 @@
+"""ctest: what scripts/plot.py puts in its legends and axes, without drawing (matplotlib is
+loaded only to draw): legend labels keep only the parameters that tell policies apart,
+compare's goal plot is of the paired differences in the file, and a narrow histogram's
+peak is cut so the wide ones stay readable.
+
+Usage: plot_legends_test.py PLOT_PY
+"""
+import importlib.util
+import sys
+
+
+def load(path):
+    spec = importlib.util.spec_from_file_location("plot", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def check(cond, what):
+    if not cond:
+        print("FAIL:", what)
+        sys.exit(1)
+
+
+def main():
+    plot = load(sys.argv[1])
+    check(plot.plt is None, "matplotlib must not be loaded before drawing")
+    labels = plot.short_labels(["mc:rollouts=8,candidates=3,rollout=1", "greedy:snug=0",
+                                "mc:rollouts=2,candidates=3,rollout=1", "heuristic:low=0.5,mean=0.5"])
+    check(labels == ["mc rollouts=8", "greedy", "mc rollouts=2", "heuristic"], f"labels {labels}")
+    run = {"config": {"placement_policy": "greedy:snug=0", "scoring_policy": "best"}}
+    check(plot.label(run) == "greedy / best", f"label {plot.label(run)}")
+
+    goals = {g: {"difference": 0.0, "ci95": [0.0, 0.0]} for g in plot.GOALS}
+    goals["total_40"] = {"difference": 0.12, "ci95": [0.10, 0.14]}
+    doc = {"runs": [{"config": {"placement_policy": p, "scoring_policy": "best"}}
+                    for p in ("heuristic:low=0.5", "mc:rollouts=8")],
+           "differences": [{"first": 0, "second": 1, "goals": goals}]}
+    (name, rows), = plot.paired_goal_differences(doc)
+    check(name == "mc / best - heuristic / best", f"difference label {name}")
+    check([r[0] for r in rows] == plot.GOALS, "every goal in the rules' order")
+    row = dict((r[0], r[1:]) for r in rows)["total_40"]
+    check(all(abs(a - b) < 1e-9 for a, b in zip(row, (12.0, 10.0, 14.0))), f"total_40 {row}")
+
+    check(plot.clipped_ylim([0.48, 0.25, 0.075, 0.065]) is not None, "random's peak must be cut")
+    check(abs(plot.clipped_ylim([0.48, 0.25, 0.075, 0.065]) - 3 * 0.065 * 1.05) < 1e-12, "cut height")
+    check(plot.clipped_ylim([0.08, 0.07]) is None, "similar peaks need no cut")
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
