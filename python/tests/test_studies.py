@@ -1,12 +1,13 @@
 """run, compare and sweep from Python: the CLI's documents, per-game arrays that agree with
 them, the CLI's messages as exceptions, and --per-game files that agree with the results."""
 import csv
+import json
 
 import numpy as np
 import pytest
 
 import carcsolo
-from conftest import load, without_performance
+from conftest import load, read_logs, without_performance
 
 
 def test_run_equals_the_cli_file(cli, tmp_path):
@@ -148,3 +149,23 @@ def test_per_game_bad_paths(cli, tmp_path):
     p = cli("run", "--games", 5, "--per-game", tmp_path / "x", "--out", tmp_path / "x", check=False)
     assert p.returncode == 2 and p.stderr.count("\n") == 1
     assert not (tmp_path / "x").exists()
+
+
+def test_a_given_deal_plays_the_game_of_the_seed_that_dealt_it(cli, tmp_path):
+    log = json.loads(cli("replay", "--seed", 7, "--game", 17, "--placement", "greedy",
+                         "--scoring", "best", "-q").stdout)
+    (tmp_path / "deal.txt").write_text("# seed 7, game 17\n" +
+                                       "\n".join(" ".join(s) for s in log["stacks"]) + "\n")
+    cli("run", "--deal", tmp_path / "deal.txt", "--seed", 7, "--first-game", 17, "--placement",
+        "greedy", "--scoring", "best", "-q", "--out", tmp_path / "d.json", "--log", tmp_path / "d.jsonl")
+    cli("run", "--seed", 7, "--first-game", 17, "--games", 1, "--placement", "greedy",
+        "--scoring", "best", "-q", "--out", tmp_path / "s.json")
+    dealt, seeded = without_performance(load(tmp_path / "d.json")), without_performance(load(tmp_path / "s.json"))
+    assert dealt.pop("deal") == ["".join(s) for s in log["stacks"]]
+    assert dealt == seeded
+    assert read_logs(tmp_path / "d.jsonl") == [log]
+    py = carcsolo.run(deal=str(tmp_path / "deal.txt"), seed=7, first_game=17, placement="greedy",
+                      scoring="best")
+    assert without_performance(py) == without_performance(load(tmp_path / "d.json"))
+    assert "3 stacks but --colors is 4" in cli("run", "--deal", tmp_path / "deal.txt", "--colors", 4,
+                                                check=False).stderr
