@@ -143,6 +143,19 @@ def test_per_game_rows_of_a_comparison(cli, tmp_path):
             assert sum(int(r[goal]) for r in mine) == doc["runs"][k]["goals"][goal]["count"]
 
 
+def test_per_game_rows_of_a_sweep(cli, tmp_path):
+    cli("sweep", "--colors", "2,5", "--meeples", "3", "--placement", "greedy", "--games", 200,
+        "--seed", 6, "-q", "--out", tmp_path / "s.json", "--per-game", tmp_path / "s.csv")
+    doc, rows = load(tmp_path / "s.json"), per_game_rows(tmp_path / "s.csv")
+    assert len(rows) == 400
+    for k, run in enumerate(doc["runs"]):
+        mine = [r for r in rows if r["run"] == str(k)]
+        assert {int(r["colors"]) for r in mine} == {run["config"]["colors"]}
+        assert sum(int(r["result"]) for r in mine) == run["result"]["sum"]
+        assert all((r["score_%d" % c] == "") == (c >= run["config"]["colors"]) for r in mine
+                   for c in range(6))
+
+
 def test_per_game_bad_paths(cli, tmp_path):
     p = cli("run", "--games", 5, "--per-game", "/nonexistent-dir/x.csv", check=False)
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "--per-game" in p.stderr
