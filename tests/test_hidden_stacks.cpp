@@ -26,7 +26,7 @@ namespace {
 // new expensive policy its entry.
 const std::map<std::string, std::string> kSmallBudget = {
     {"mc", "mc:rollouts=2,candidates=2,head=1,rollout=0"},
-    {"search", "search:candidates=6,beam=2,rollouts=2,turns=3"},
+    {"search", "search:candidates=3,beam=2,rollouts=1,turns=2"},
 };
 
 std::string test_spec(const std::string& name) {
