@@ -30,34 +30,60 @@ concept TurnEnv = requires(E& env, const State& s, int color, int type, const Pl
   env.on_final(s, color, /*points*/ n);
 };
 
+// The parts of a turn, for a driver that takes the decisions from outside between them
+// (sim/driver/stepper.hpp); play_turn is the three in a row.
+//
+// Draws for the colour to move until a tile fits, discarding those that fit nowhere.
+// Returns the tile in hand with its n legal placements in `legal` (kMaxPlacements
+// entries), or kNoType when the colour's stack ran out (the turn is then over).
 template <TurnEnv Env>
-void play_turn(State& s, Env& env) {
+int draw_placeable(State& s, Env& env, Placement* legal, int& n) {
   const int c = s.to_move();
-  MoveBuffer legal;  // not zeroed: only the first n entries are read
   for (;;) {
     const int type = env.draw(c);
     s.draw(type);
-    const int n = s.legal_placements(type, legal.data());
-    if (n == 0) {  // fits nowhere: out of the game, and the same colour draws again
-      s.discard(type);
-      env.on_discard(s, type);
-      if (s.stack_left(c) == 0) break;
-      continue;
-    }
-    const Move m = env.choose(s, type, legal.data(), n);
-    std::array<std::uint16_t, kMaxCompleted> done;
-    std::uint8_t free_mask = 0;
-    const int n_done = s.place(type, m.at, m.seg, done.data(), &free_mask);
-    env.on_place(s, type, m, free_mask);
-    if (n_done > 1) env.order(s, type, done.data(), n_done);
-    for (int i = 0; i < n_done; ++i) {
-      const ScoreEvent e = s.score_feature(done[i]);
-      env.on_score(s, done[i], e);
-    }
-    break;
+    n = s.legal_placements(type, legal);
+    if (n > 0) return type;  // fits nowhere: out of the game, and the same colour draws again
+    s.discard(type);
+    env.on_discard(s, type);
+    if (s.stack_left(c) == 0) return kNoType;
+  }
+}
+
+// Places the tile in hand; returns the features it completed (roots, as found) in `done`
+// (kMaxCompleted entries), to be scored in an order of the Env's choice.
+template <TurnEnv Env>
+int place_tile(State& s, Env& env, int type, const Move& m, std::uint16_t* done) {
+  std::uint8_t free_mask = 0;
+  const int n_done = s.place(type, m.at, m.seg, done, &free_mask);
+  env.on_place(s, type, m, free_mask);
+  return n_done;
+}
+
+// Scores the completed features in the order given, then ends the turn.
+template <TurnEnv Env>
+void score_and_end_turn(State& s, Env& env, const std::uint16_t* done, int n_done) {
+  for (int i = 0; i < n_done; ++i) {
+    const ScoreEvent e = s.score_feature(done[i]);
+    env.on_score(s, done[i], e);
   }
   env.on_turn_end(s);
   s.end_turn();
+}
+
+template <TurnEnv Env>
+void play_turn(State& s, Env& env) {
+  MoveBuffer legal;  // not zeroed: only the first n entries are read
+  int n = 0;
+  const int type = draw_placeable(s, env, legal.data(), n);
+  std::array<std::uint16_t, kMaxCompleted> done;
+  int n_done = 0;
+  if (type != kNoType) {
+    const Move m = env.choose(s, type, legal.data(), n);
+    n_done = place_tile(s, env, type, m, done.data());
+    if (n_done > 1) env.order(s, type, done.data(), n_done);
+  }
+  score_and_end_turn(s, env, done.data(), n_done);
 }
 
 // After the last turn: each meeple left on the board, in the order the Env picks.

@@ -67,6 +67,9 @@ class Params {
 struct PolicyInfo {
   std::string name, help;
   std::vector<ParamInfo> params;
+  // Unlisted: made by name, but not named in lists and messages (the Python module's
+  // "python", a callable that only a Python caller can give).
+  bool listed = true;
 };
 
 using PlacementFactory = std::function<std::unique_ptr<PlacementPolicy>(const Params&)>;

@@ -105,7 +105,8 @@ std::pair<const Entry<Factory>*, Params> resolve(std::string_view spec, const ch
   const auto it = std::find_if(t.begin(), t.end(), [&](const auto& e) { return e.info.name == p.name; });
   if (it == t.end()) {
     std::string names;
-    for (const auto& e : t) names += (names.empty() ? "" : ", ") + e.info.name;
+    for (const auto& e : t)
+      if (e.info.listed) names += (names.empty() ? "" : ", ") + e.info.name;
     throw std::invalid_argument(std::string("unknown ") + what + " policy '" + p.name +
                                 "' (known: " + names + ")");
   }
@@ -147,7 +148,8 @@ template <class Factory>
 std::vector<PolicyInfo> infos() {
   ensure_builtins();
   std::vector<PolicyInfo> v;
-  for (const auto& e : table<Factory>()) v.push_back(e.info);
+  for (const auto& e : table<Factory>())
+    if (e.info.listed) v.push_back(e.info);
   std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   return v;
 }

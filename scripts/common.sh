@@ -10,6 +10,9 @@ die() { echo "carcsolo setup: $*" >&2; exit 1; }
 # Debian packages the project needs to build and test.
 PACKAGES=(g++ cmake make git libboost-dev libboost-program-options-dev nlohmann-json3-dev
           doctest-dev python3
+          # the Python module (build/python) and its tests and examples
+          python3-dev python3-pybind11 pybind11-dev python3-numpy python3-matplotlib
+          python3-pytest python3-pandas
           libopenmpi-dev openmpi-bin)  # MPI: mpirun -np R carcsolo run (built in when found)
 # What only the tests need: rsvg-convert (board PNGs), headless Chromium and chromedriver
 # (the replay page's browser tests), a font for the pictures' text.
@@ -36,14 +39,31 @@ install_missing() {
     || die "apt-get install ${missing[*]} failed"
 }
 
+# The python3 on PATH that can import pybind11 (a pyenv or venv python3 found first may
+# lack the Debian packages), as a CMake option; nothing when none can.
+python_option() {
+  local p
+  while IFS= read -r p; do
+    if "$p" -c 'import pybind11' >/dev/null 2>&1; then
+      echo "-DPython_EXECUTABLE=$p"
+      return 0
+    fi
+  done < <(type -ap python3)
+  return 0
+}
+
 # Only the program, not the tests (scripts/study, scripts/board_example).
 build_program() {
-  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null || die "cmake configure failed"
+  local py
+  py="$(python_option)"
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release ${py:+"$py"} >/dev/null || die "cmake configure failed"
   cmake --build "$BUILD" --target carcsolo -j"$(nproc)" || die "build failed (see the output above)"
 }
 
 build() {
-  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null \
+  local py
+  py="$(python_option)"
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release ${py:+"$py"} "$@" >/dev/null \
     || die "cmake configure failed (see the output above)"
   cmake --build "$BUILD" -j"$(nproc)" || die "build failed (see the output above)"
 }

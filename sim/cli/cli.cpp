@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cctype>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
+#include <fstream>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -152,6 +156,25 @@ int report_interrupted(const std::string& command, const std::string& done, cons
   std::cerr << "carcsolo " << command << ": interrupted after " << done << "; "
             << (out.empty() ? "nothing written" : "partial results written to " + out) << "\n";
   return 130;
+}
+
+Stacks read_deal_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError("--deal: cannot read " + path + ": " + std::strerror(errno));
+  std::vector<std::string> stacks;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::string letters;
+    for (const char c : line)
+      if (!std::isspace(static_cast<unsigned char>(c))) letters += c;
+    if (letters.empty() || letters[0] == '#') continue;
+    stacks.push_back(letters);
+  }
+  try {
+    return stacks_from_letters(stacks);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("--deal " + path + ": " + e.what());
+  }
 }
 
 std::string until_ci_line(const std::string& what, double target, double achieved,

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/driver/deal.hpp"
 #include "sim/log/io.hpp"
 #include "sim/stats/stats.hpp"
 
@@ -50,6 +51,11 @@ AtomicFile open_output(const std::string& opt, const std::string& path);
 // command line, for the files it writes.
 ProgramInfo program_info();
 void set_command_line(int argc, char** argv);
+
+// --deal FILE: one line per colour, its stack's tile letters top first (spaces ignored;
+// empty lines and lines starting with # skipped). A file that cannot be read or does not
+// hold a deal (stacks_from_letters) is a UsageError naming the option, file and line.
+Stacks read_deal_file(const std::string& path);
 
 // Set by SIGINT/SIGTERM while a long command runs (install_stop_handlers).
 extern std::atomic<bool> g_stop;
@@ -101,8 +107,14 @@ struct RangeOptions {
 // Under mpirun every process plays its share; only process 0 writes files and prints.
 bool writes_output();
 
-// The subcommands. Each returns the process exit status.
+struct Embedding;  // sim/cli/embedding.hpp
+
+// The subcommands. Each returns the process exit status. `run`, `compare` and `sweep` also
+// run embedded in another program (the Python module), which gets the document back.
 int cmd_run(const Args& args);
+int cmd_run(const Args& args, Embedding* embed);
+int cmd_compare(const Args& args, Embedding* embed);
+int cmd_sweep(const Args& args, Embedding* embed);
 int cmd_replay(const Args& args);
 int cmd_policies(const Args& args);
 int cmd_compare(const Args& args);

@@ -12,6 +12,8 @@
 
 #include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"
+#include "sim/cli/embedding.hpp"
+#include "sim/cli/per_game.hpp"
 #include "sim/cli/matrix_files.hpp"
 #include "sim/driver/matrix.hpp"
 #include "sim/driver/mpi.hpp"
@@ -106,11 +108,13 @@ void print_summary(std::ostream& os, const std::vector<RunConfig>& cfg, const Ma
 
 }  // namespace
 
-int cmd_compare(const Args& args) {
+int cmd_compare(const Args& args) { return cmd_compare(args, nullptr); }
+
+int cmd_compare(const Args& args, Embedding* embed) {
   GameOptions g;
   RangeOptions range("10000", UINT64_MAX / 4);
   std::vector<std::string> placement, scoring;
-  std::string until_ci, max_games = "1000000", out;
+  std::string until_ci, max_games = "1000000", out, per_game;
   po::options_description d(
       "carcsolo compare: play policies on the same seeded games and report paired differences\n\nOptions");
   d.add_options()("help,h", "show this help")
@@ -122,6 +126,7 @@ int cmd_compare(const Args& args) {
       ("until-ci", po::value(&until_ci), "play on in batches until every difference's 95% CI half-width is <= W")
       ("max-games", po::value(&max_games)->default_value(max_games), "with --until-ci: at most this many games")
       ("out", po::value(&out), "write the comparison JSON (carcassonne-solo-compare/1) to FILE")
+      ("per-game", po::value(&per_game), "write one CSV row per game and policy to FILE (run = index in runs)")
       ("quiet,q", "no summary on stdout");
   const auto vm = parse(d, args);
   if (vm.count("help")) {
@@ -150,22 +155,39 @@ int cmd_compare(const Args& args) {
   req.games = cap;
   req.threads = range.thread_count();
   req.stop = &g_stop;
-  if (::isatty(STDERR_FILENO)) req.progress = difference_text;
+  if (!out.empty() && !per_game.empty() && same_path(out, per_game))
+    throw UsageError("--out and --per-game must name different files (both are '" + out + "')");
+  PerGameRows rows{req.first_game, req.configs.size(), {}};
+  if (!per_game.empty() || (embed && embed->keep_games)) req.per_game = &rows;
+  if (embed) req.makers = embed->makers;
+  if (::isatty(STDERR_FILENO) && !embed) req.progress = difference_text;
 
   const bool writer = writes_output();
   AtomicFile out_file;  // opened now: a bad path fails before the work
+  AtomicFile per_game_file;
   if (!out.empty() && writer) out_file = open_output("out", out);
-  install_stop_handlers();
+  if (!per_game.empty() && writer) per_game_file = open_output("per-game", per_game);
+  if (!embed) install_stop_handlers();
   // Without --until-ci, the one batch is all games: the rule stops after it.
   const MatrixOutcome total = play_until_ci(req, CiGoal{target, batch, widest_difference_width});
-  restore_default_handlers();
+  if (!embed) restore_default_handlers();
   if (!writer) return total.partial ? 130 : 0;
 
+  if (per_game_file.is_open()) {
+    write_per_game_csv(per_game_file, study.configs, rows);
+    per_game_file.commit();
+  }
+  auto doc = matrix_document(study, total, req.threads);
+  if (processes::count() > 1) doc["performance"]["processes"] = processes::count();
   if (out_file.is_open()) {
-    auto doc = matrix_document(study, total, req.threads);
-    if (processes::count() > 1) doc["performance"]["processes"] = processes::count();
     out_file.write(doc.dump(2) + "\n");
     out_file.commit();
+  }
+  if (embed) {
+    embed->document = std::move(doc);
+    embed->per_game = std::move(rows);
+    embed->configs = study.configs;
+    return total.partial ? 130 : 0;
   }
   if (!vm.count("quiet")) {
     print_summary(std::cout, study.configs, total, study.first_game, req.threads);

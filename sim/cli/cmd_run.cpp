@@ -10,6 +10,8 @@
 
 #include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"
+#include "sim/cli/embedding.hpp"
+#include "sim/cli/per_game.hpp"
 #include "sim/driver/game.hpp"
 #include "sim/driver/matrix.hpp"
 #include "sim/driver/mpi.hpp"
@@ -19,11 +21,14 @@ namespace carc::sim {
 namespace {
 
 // The first `n` games of the run, recorded (process 0 only).
-void write_logs(AtomicFile& file, const RunConfig& rc, std::uint64_t n) {
-  auto placement = make_placement_policy(rc.placement_policy);
-  auto scoring = make_scoring_policy(rc.scoring_policy);
+void write_logs(AtomicFile& file, const RunConfig& rc, std::uint64_t n, const Stacks* deal,
+                const PolicyMakers& makers) {
+  auto placement = makers.placement ? makers.placement(rc) : nullptr;
+  auto scoring = makers.scoring ? makers.scoring(rc) : nullptr;
+  if (!placement) placement = make_placement_policy(rc.placement_policy);
+  if (!scoring) scoring = make_scoring_policy(rc.scoring_policy);
   for (std::uint64_t i = 0; i < n && !g_stop; ++i) {
-    const GameSpec spec{Config{rc.colors, rc.meeples}, rc.seed, rc.first_game + i};
+    const GameSpec spec{Config{rc.colors, rc.meeples}, rc.seed, rc.first_game + i, deal};
     file.write(play_logged_game(spec, *placement, *scoring, rc.placement_policy,
                                 rc.scoring_policy).dump() + "\n");
   }
@@ -37,10 +42,12 @@ std::string mean_text(const MatrixOutcome& o) {
 
 }  // namespace
 
-int cmd_run(const std::vector<std::string>& args) {
+int cmd_run(const Args& args) { return cmd_run(args, nullptr); }
+
+int cmd_run(const Args& args, Embedding* embed) {
   GameOptions g;
   RangeOptions range("100000", UINT64_MAX / 2);
-  std::string out, log, log_games, until_ci;
+  std::string out, log, log_games, until_ci, per_game, deal_path;
   po::options_description d("carcsolo run: play many seeded games and report the score distribution\n\nOptions");
   d.add_options()("help,h", "show this help");
   range.add_to(d, "number of games, >= 1 (with --until-ci: at most); compare and sweep default to 10000 as they play each game once per policy or option");
@@ -51,11 +58,22 @@ int cmd_run(const std::vector<std::string>& args) {
       ("out", po::value(&out), "write the results JSON (carcassonne-solo-results/1) to FILE")
       ("log", po::value(&log), "write game logs (carcassonne-solo-log/1, JSON Lines) to FILE")
       ("log-games", po::value(&log_games), "how many games (the first ones) --log records (default: 10, at most --games)")
+      ("per-game", po::value(&per_game), "write one CSV row per game to FILE (run, game, result, scores, tiles, discards, end reason, goals)")
+      ("deal", po::value(&deal_path), "play this deal in every game (default --games 1): one line per colour of tile letters, top first")
       ("quiet,q", "no summary on stdout");
   const auto vm = parse(d, args);
   if (vm.count("help")) {
     std::cout << d << "\nExample: carcsolo run --games 1000000 --seed 7 --out results.json\n";
     return 0;
+  }
+  Stacks deal{};
+  if (vm.count("deal")) {
+    deal = read_deal_file(deal_path);
+    if (!vm["colors"].defaulted() && std::to_string(deal.colors) != g.colors)
+      throw UsageError("--deal " + deal_path + " has " + std::to_string(deal.colors) +
+                       " stacks but --colors is " + g.colors);
+    g.colors = std::to_string(deal.colors);
+    if (vm["games"].defaulted()) range.games = "1";
   }
   MatrixRequest req;
   RunConfig rc = g.resolve();
@@ -69,6 +87,10 @@ int cmd_run(const std::vector<std::string>& args) {
     throw UsageError("--log-games needs --log FILE (got --log-games " + log_games + " alone)");
   if (!out.empty() && !log.empty() && same_path(out, log))
     throw UsageError("--out and --log must name different files (both are '" + out + "')");
+  for (const auto& [name, path] : {std::pair{"out", out}, std::pair{"log", log}})
+    if (!per_game.empty() && !path.empty() && same_path(per_game, path))
+      throw UsageError(std::string("--per-game and --") + name +
+                       " must name different files (both are '" + per_game + "')");
   const std::uint64_t n_log = !vm.count("log")      ? 0
                               : vm.count("log-games") ? parse_count("log-games", log_games, 1, 1000000)
                                                       : std::min<std::uint64_t>(rc.games, 10);
@@ -79,15 +101,24 @@ int cmd_run(const std::vector<std::string>& args) {
   const bool adaptive = vm.count("until-ci") > 0;
   const double target = adaptive ? parse_real("until-ci", until_ci, 0, 1e9, true) : 0;
 
+  const Stacks* given = vm.count("deal") ? &deal : nullptr;
+  req.deal = given;
+  PerGameRows rows{rc.first_game, 1, {}};
+  if (!per_game.empty() || (embed && embed->keep_games)) req.per_game = &rows;
+  if (embed) req.makers = embed->makers;
+
   const bool writer = writes_output();
-  AtomicFile out_file, log_file;  // opened now: a bad path fails before the work
+  AtomicFile out_file, log_file, per_game_file;  // opened now: a bad path fails before the work
   if (!out.empty() && writer) out_file = open_output("out", out);
   if (!log.empty() && writer) log_file = open_output("log", log);
+  if (!per_game.empty() && writer) per_game_file = open_output("per-game", per_game);
 
-  install_stop_handlers();  // Ctrl-C from here on ends in a written, marked partial file
-  if (n_log && writer) write_logs(log_file, rc, n_log);
+  // Ctrl-C from here on ends in a written, marked partial file (not in a host program,
+  // whose own signal handling stays)
+  if (!embed) install_stop_handlers();
+  if (n_log && writer) write_logs(log_file, rc, n_log, given, req.makers);
 
-  if (::isatty(STDERR_FILENO)) req.progress = mean_text;
+  if (::isatty(STDERR_FILENO) && !embed) req.progress = mean_text;
   req.stop = &g_stop;
   const MatrixOutcome r = adaptive ? play_until_ci(req, CiGoal{target, 1000, mean_half_width})
                                    : play_matrix(req);
@@ -95,7 +126,12 @@ int cmd_run(const std::vector<std::string>& args) {
 
   // Written only now: a run that fails leaves no file at all.
   if (log_file.is_open()) log_file.commit();
+  if (per_game_file.is_open()) {
+    write_per_game_csv(per_game_file, {rc}, rows);
+    per_game_file.commit();
+  }
   auto doc = r.run_json(rc, rc.first_game, program_info(), req.threads, 0);
+  if (given) doc["deal"] = stack_letters(deal);
   if (processes::count() > 1) doc["performance"]["processes"] = processes::count();
   if (adaptive)  // config.first_game and config.games name the range played
     doc["until_ci"] = {{"half_width", target},
@@ -104,6 +140,12 @@ int cmd_run(const std::vector<std::string>& args) {
   if (out_file.is_open()) {
     out_file.write(doc.dump(2) + "\n");
     out_file.commit();
+  }
+  if (embed) {
+    embed->document = std::move(doc);
+    embed->per_game = std::move(rows);
+    embed->configs = {rc};
+    return r.partial ? 130 : 0;
   }
   restore_default_handlers();
   if (!vm.count("quiet")) {

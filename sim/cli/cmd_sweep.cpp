@@ -14,6 +14,8 @@
 
 #include "core/state.hpp"
 #include "sim/cli/cli.hpp"
+#include "sim/cli/embedding.hpp"
+#include "sim/cli/per_game.hpp"
 #include "sim/cli/matrix_files.hpp"
 #include "sim/driver/matrix.hpp"
 #include "sim/driver/mpi.hpp"
@@ -106,12 +108,14 @@ void print_summary(std::ostream& os, const MatrixStudy& study, const MatrixOutco
 
 }  // namespace
 
-int cmd_sweep(const Args& args) {
+int cmd_sweep(const Args& args) { return cmd_sweep(args, nullptr); }
+
+int cmd_sweep(const Args& args, Embedding* embed) {
   GameOptions g;
   g.colors = "3,4";
   g.meeples = "2..8";
   RangeOptions range("10000", UINT64_MAX / 4);
-  std::string out;
+  std::string out, per_game;
   std::vector<std::string> targets;
   po::options_description d(
       "carcsolo sweep: the difficulty table over colour and meeple counts\n\nOptions");
@@ -121,6 +125,7 @@ int cmd_sweep(const Args& args) {
   d.add_options()
       ("target", po::value(&targets)->composing(), "GOAL=RATE or mean=VALUE: report the option closest to it (repeatable)")
       ("out", po::value(&out), "write the sweep JSON (carcassonne-solo-sweep/1) to FILE")
+      ("per-game", po::value(&per_game), "write one CSV row per game and policy to FILE (run = index in runs)")
       ("quiet,q", "no table on stdout");
   const auto vm = parse(d, args);
   if (vm.count("help")) {
@@ -140,14 +145,21 @@ int cmd_sweep(const Args& args) {
   req.games = range.game_count(1);
   req.threads = range.thread_count();
   req.stop = &g_stop;
-  if (::isatty(STDERR_FILENO)) req.progress = means_text;
+  if (!out.empty() && !per_game.empty() && same_path(out, per_game))
+    throw UsageError("--out and --per-game must name different files (both are '" + out + "')");
+  PerGameRows rows{req.first_game, req.configs.size(), {}};
+  if (!per_game.empty() || (embed && embed->keep_games)) req.per_game = &rows;
+  if (embed) req.makers = embed->makers;
+  if (::isatty(STDERR_FILENO) && !embed) req.progress = means_text;
 
   const bool writer = writes_output();
   AtomicFile out_file;  // opened now: a bad path fails before the work
+  AtomicFile per_game_file;
   if (!out.empty() && writer) out_file = open_output("out", out);
-  install_stop_handlers();
+  if (!per_game.empty() && writer) per_game_file = open_output("per-game", per_game);
+  if (!embed) install_stop_handlers();
   const MatrixOutcome r = play_matrix(req);
-  restore_default_handlers();
+  if (!embed) restore_default_handlers();
   if (!writer) return r.partial ? 130 : 0;
 
   auto doc = matrix_document(study, r, req.threads);
@@ -156,7 +168,18 @@ int cmd_sweep(const Args& args) {
     out_file.write(doc.dump(2) + "\n");
     out_file.commit();
   }
-  if (!vm.count("quiet")) print_summary(std::cout, study, r, doc["targets"], req.threads);
+  if (per_game_file.is_open()) {
+    write_per_game_csv(per_game_file, study.configs, rows);
+    per_game_file.commit();
+  }
+  const nlohmann::json closest = doc["targets"];
+  if (embed) {
+    embed->document = std::move(doc);
+    embed->per_game = std::move(rows);
+    embed->configs = study.configs;
+    return r.partial ? 130 : 0;
+  }
+  if (!vm.count("quiet")) print_summary(std::cout, study, r, closest, req.threads);
   if (r.partial)
     return report_interrupted("sweep", std::to_string(r.games_done) + " games per option", out);
   return 0;

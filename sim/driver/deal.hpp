@@ -3,6 +3,8 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "core/state.hpp"
 #include "rng/rng.hpp"
@@ -20,5 +22,13 @@ struct Stacks {
 };
 
 Stacks deal(int colors, std::uint64_t seed, std::uint64_t game);
+
+// A given deal: one string of tile letters per colour (top first), 2..6 of them. They must
+// hold exactly the 71 non-start tiles, in stacks of the sizes the set-up deals (the first
+// 71 mod k one tile larger). Throws std::invalid_argument with one line naming what is
+// wrong otherwise.
+Stacks stacks_from_letters(const std::vector<std::string>& stacks);
+// The letters of every stack, as dealt (top first).
+std::vector<std::string> stack_letters(const Stacks& s);
 
 }  // namespace carc::sim

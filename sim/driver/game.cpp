@@ -4,6 +4,7 @@
 
 #include "core/turn.hpp"
 #include "sim/driver/deal.hpp"
+#include "sim/driver/game_log.hpp"
 
 namespace carc::sim {
 namespace {
@@ -33,72 +34,6 @@ struct DriverEnv : Hooks {
   }
 };
 
-
-nlohmann::json scores_json(const State& s) {
-  nlohmann::json a = nlohmann::json::array();
-  for (int c = 0; c < s.colors(); ++c) a.push_back(s.score(c));
-  return a;
-}
-nlohmann::json supply_json(const State& s) {
-  nlohmann::json a = nlohmann::json::array();
-  for (int c = 0; c < s.colors(); ++c) a.push_back(s.supply(c));
-  return a;
-}
-nlohmann::json colors_json(std::uint8_t mask) {
-  nlohmann::json a = nlohmann::json::array();
-  for (int c = 0; c < kMaxColors; ++c)
-    if (mask >> c & 1) a.push_back(c);
-  return a;
-}
-
-// Records the game log of game-log.md as the game is played.
-struct LogHooks {
-  nlohmann::json turns = nlohmann::json::array();
-  nlohmann::json final_scoring = nlohmann::json::array();
-  bool placed = false;  // the last turn entry is this turn's placement
-
-  void on_discard(const State& s, int type) {
-    turns.push_back({{"turn", s.turn()}, {"color", s.to_move()},
-                     {"tile", std::string(1, tile_name(type))}, {"discarded", true},
-                     {"scores", scores_json(s)}, {"supply", supply_json(s)}});
-  }
-  void on_place(const State& s, int type, const Move& m, std::uint8_t free_mask) {
-    const PlacedTile& t = s.tile(s.tiles_on_board() - 1);
-    nlohmann::json free = nlohmann::json::array();
-    for (int seg = 0; seg < kMaxSegs; ++seg)
-      if (free_mask >> seg & 1) free.push_back(segment_name(type, m.at.rot, seg));
-    nlohmann::json meeple = nullptr;
-    if (t.meeple_seg != kNoSegment) meeple = segment_name(type, m.at.rot, t.meeple_seg);
-    turns.push_back({{"turn", s.turn()}, {"color", s.to_move()},
-                     {"tile", std::string(1, tile_name(type))}, {"discarded", false},
-                     {"x", int(t.x)}, {"y", int(t.y)}, {"rot", int(t.rot)},
-                     {"edges", edge_string(type, t.rot)}, {"free", free}, {"meeple", meeple},
-                     {"scored", nlohmann::json::array()}});
-    placed = true;
-  }
-  void on_score(const State& s, int, const ScoreEvent& e) {
-    nlohmann::json meeples = nlohmann::json::array();
-    for (int c = 0; c < s.colors(); ++c)
-      for (int k = 0; k < e.meeples[c]; ++k) meeples.push_back(c);
-    turns.back()["scored"].push_back(
-        {{"kind", std::string(kind_name(e.kind))}, {"tiles", int(e.tiles)}, {"pennants", int(e.pennants)},
-         {"points", int(e.points)}, {"meeples", meeples}, {"majority", colors_json(e.majority)},
-         {"low_before", int(e.low_before)}, {"awarded", colors_json(e.awarded)},
-         {"scores_after", scores_json(s)}});
-  }
-  void on_turn_end(const State& s) {
-    if (placed) {
-      turns.back()["scores"] = scores_json(s);
-      turns.back()["supply"] = supply_json(s);
-    }
-    placed = false;
-  }
-  void on_final(const State& s, int color, int points) {
-    final_scoring.push_back({{"color", color}, {"points", 2}, {"awarded", points > 0},
-                             {"scores_after", scores_json(s)}});
-  }
-};
-
 }  // namespace
 
 GameOutcome outcome_of(const State& s) {
@@ -114,7 +49,7 @@ GameOutcome outcome_of(const State& s) {
 }
 
 GameOutcome play_game(const GameSpec& spec, PlacementPolicy& placement, ScoringPolicy& scoring) {
-  Stacks stacks = deal(spec.cfg.colors, spec.seed, spec.game);
+  Stacks stacks = spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game);
   State s = State::initial(spec.cfg);
   DriverEnv<SilentHooks> env(stacks, placement, scoring, spec);
   play_to_end(s, env);
@@ -124,40 +59,14 @@ GameOutcome play_game(const GameSpec& spec, PlacementPolicy& placement, ScoringP
 nlohmann::json play_logged_game(const GameSpec& spec, PlacementPolicy& placement,
                                 ScoringPolicy& scoring, const std::string& placement_name,
                                 const std::string& scoring_name, GameOutcome* outcome) {
-  Stacks stacks = deal(spec.cfg.colors, spec.seed, spec.game);
+  Stacks stacks = spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game);
   const Stacks dealt = stacks;
   State s = State::initial(spec.cfg);
   DriverEnv<LogHooks> env(stacks, placement, scoring, spec);
   play_to_end(s, env);
 
-  nlohmann::json start_scores = nlohmann::json::array();
-  nlohmann::json stack_list = nlohmann::json::array();
-  for (int c = 0; c < spec.cfg.colors; ++c) {
-    start_scores.push_back(c + 1);
-    nlohmann::json st = nlohmann::json::array();
-    for (int i = dealt.begin[c]; i < dealt.begin[c + 1]; ++i)
-      st.push_back(std::string(1, tile_name(dealt.tiles[i])));
-    stack_list.push_back(st);
-  }
-  nlohmann::json goals = nlohmann::json::array();
-  for (int g = 0; g < kGoalCount; ++g)
-    if (s.goals() >> g & 1) goals.push_back(std::string(kGoalIds[g]));
-  nlohmann::json log = {
-      {"format", "carcassonne-solo-log/1"},
-      {"config", {{"colors", spec.cfg.colors}, {"meeples", spec.cfg.meeples},
-                  {"start_scores", start_scores}, {"tileset", "base"},
-                  {"placement_policy", placement_name}, {"scoring_policy", scoring_name}}},
-      {"seed", spec.seed},
-      {"game", spec.game},
-      {"stacks", stack_list},
-      {"start", {{"tile", "D"}, {"x", 0}, {"y", 0}, {"rot", 0}}},
-      {"turns", std::move(env.turns)},
-      {"final_scoring", std::move(env.final_scoring)},
-      {"end", {{"reason", std::string(end_reason_id(s.end_reason()))}, {"turns", s.turn()},
-               {"tiles_placed", s.tiles_on_board() - 1}, {"discarded", s.discards()}}},
-      {"scores", scores_json(s)},
-      {"result", s.result()},
-      {"goals", goals}};
+  nlohmann::json log =
+      game_log_document(spec, dealt, s, std::move(env), placement_name, scoring_name);
   if (outcome) *outcome = outcome_of(s);
   return log;
 }

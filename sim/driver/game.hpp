@@ -8,6 +8,7 @@
 
 #include "core/state.hpp"
 #include "policies/policy.hpp"
+#include "sim/driver/deal.hpp"
 #include "sim/stats/stats.hpp"
 
 namespace carc::sim {
@@ -16,6 +17,7 @@ struct GameSpec {
   Config cfg;
   std::uint64_t seed = 1;
   std::uint64_t game = 0;
+  const Stacks* stacks = nullptr;  // a given deal; none: dealt from (seed, game)
 };
 
 // What a finished game's State says: scores, result, end, tiles, discards, goals.

@@ -57,11 +57,15 @@ struct Worker {
   std::vector<GameOutcome> outcome;
   MatrixOutcome part;
 
-  explicit Worker(const std::vector<RunConfig>& configs) : outcome(configs.size()) {
-    for (const auto& c : configs) {
-      placement.push_back(make_placement_policy(c.placement_policy));
-      scoring.push_back(make_scoring_policy(c.scoring_policy));
+  explicit Worker(const MatrixRequest& req) : outcome(req.configs.size()) {
+    for (std::size_t k = 0; k < req.configs.size(); ++k) {
+      const RunConfig& c = req.configs[k];
+      auto p = req.makers.placement ? req.makers.placement(c) : nullptr;
+      auto q = req.makers.scoring ? req.makers.scoring(c) : nullptr;
+      placement.push_back(p ? std::move(p) : make_placement_policy(c.placement_policy));
+      scoring.push_back(q ? std::move(q) : make_scoring_policy(c.scoring_policy));
     }
+    const auto& configs = req.configs;
     part.acc.resize(configs.size());
     part.diff.resize(configs.size() - 1);
     part.config_seconds.resize(configs.size());
@@ -69,14 +73,17 @@ struct Worker {
 
   // Game index `game` under every configuration. `timed`: clock each configuration's
   // share (only worth its cost when there are several).
-  void play(const std::vector<RunConfig>& configs, std::uint64_t game, bool timed) {
+  void play(const MatrixRequest& req, std::uint64_t game, bool timed) {
+    const auto& configs = req.configs;
     for (std::size_t k = 0; k < configs.size(); ++k) {
       const RunConfig& c = configs[k];
       const auto start = timed ? Clock::now() : Clock::time_point{};
-      outcome[k] = play_game(GameSpec{Config{c.colors, c.meeples}, c.seed, game},
+      outcome[k] = play_game(GameSpec{Config{c.colors, c.meeples}, c.seed, game, req.deal},
                              *placement[k], *scoring[k]);
       if (timed) part.config_seconds[k] += seconds_since(start);
       part.acc[k].add(outcome[k]);
+      if (req.per_game)
+        req.per_game->rows[(game - req.per_game->first_game) * configs.size() + k] = outcome[k];
     }
     for (std::size_t k = 1; k < configs.size(); ++k) part.diff[k - 1].add(outcome[0], outcome[k]);
   }
@@ -135,7 +142,7 @@ void take_blocks(Shared& s, Worker& w, std::uint64_t k_end, bool stoppable, bool
     auto last_count = Clock::now();
     for (std::uint64_t i = lo; i < hi; ++i) {
       if (s.errors.failed()) return;
-      w.play(s.req.configs, s.req.first_game + i, timed);
+      w.play(s.req, s.req.first_game + i, timed);
       if (++pending == 64 || Clock::now() - last_count > std::chrono::milliseconds(100)) {
         s.games_done.fetch_add(pending, std::memory_order_relaxed);
         pending = 0;
@@ -157,7 +164,7 @@ void play_blocks(Shared& s, std::uint64_t k_end, bool stoppable) {
   {
     const int tid = omp_get_thread_num();
     try {
-      Worker w(s.req.configs);
+      Worker w(s.req);
       take_blocks(s, w, k_end, stoppable, s.prints && stoppable && tid == 0);
       s.parts[std::size_t(tid)].append(w.part);
     } catch (...) {
@@ -223,6 +230,12 @@ int default_threads() { return std::max(1, omp_get_num_procs()); }
 
 MatrixOutcome play_matrix(const MatrixRequest& req) {
   if (req.configs.empty()) throw std::invalid_argument("play_matrix: no configuration");
+  if (req.per_game) {
+    if (processes::count() > 1)
+      throw std::invalid_argument("per-game outcomes are kept by one process only (not under mpirun)");
+    req.per_game->rows.resize((req.first_game + req.games - req.per_game->first_game) *
+                              req.configs.size());
+  }
   Shared s(req);
   if (s.prints) print_progress(s, 0, nullptr);
   const std::uint64_t mine = s.plan.mine_below(s.plan.blocks);
@@ -246,6 +259,9 @@ MatrixOutcome play_matrix(const MatrixRequest& req) {
   if (out.acc.size() == 1) out.config_seconds[0] = out.seconds;
   out.games_done = out.acc[0].games();
   out.partial = out.games_done < req.games;
+  if (req.per_game)  // a stop leaves a prefix of the range played
+    req.per_game->rows.resize((req.first_game + out.games_done - req.per_game->first_game) *
+                              req.configs.size());
   if (s.prints) {  // the line's last state: every process's games
     print_progress(s, out.games_done, &out);
     std::fprintf(stderr, "\n");

@@ -11,11 +11,14 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "policies/policy.hpp"
+#include "sim/driver/deal.hpp"
 #include "sim/stats/paired_diff.hpp"
 #include "sim/stats/stats.hpp"
 
@@ -42,6 +45,23 @@ struct MatrixOutcome {
 // progress line: e.g. "mean 4.123 ± 0.051".
 using ProgressText = std::function<std::string(const MatrixOutcome& so_far)>;
 
+// Every game's outcome under every configuration (--per-game, the Python module's arrays):
+// row (game - first_game) * configs + k. The caller sets first_game and configs; play_matrix
+// grows `rows` to cover its range, and each game writes its own rows (no locking).
+struct PerGameRows {
+  std::uint64_t first_game = 0;
+  std::size_t configs = 1;
+  std::vector<GameOutcome> rows;
+  std::uint64_t games() const { return rows.size() / configs; }
+};
+
+// Policies made otherwise than from their spec (the Python module's policies): called once
+// per thread and configuration with that configuration; nullptr means "from its spec".
+struct PolicyMakers {
+  std::function<std::unique_ptr<PlacementPolicy>(const RunConfig&)> placement;
+  std::function<std::unique_ptr<ScoringPolicy>(const RunConfig&)> scoring;
+};
+
 struct MatrixRequest {
   // K >= 1 configurations; their seed, colours, meeples and policies are used, their
   // first_game and games are not (the request's range applies to all).
@@ -53,6 +73,9 @@ struct MatrixRequest {
   // second: game indices done (each played under every configuration), their rate, this
   // text, ETA.
   ProgressText progress;
+  PerGameRows* per_game = nullptr;  // when set: every game's outcome (one process only)
+  const Stacks* deal = nullptr;     // when set: every game plays this deal (run --deal)
+  PolicyMakers makers;
 };
 
 // Plays the request; every process of an MPI job calls it with the same request and gets

@@ -1,0 +1,157 @@
+"""carcsolo from Python: studies at C++ speed, a game to step through, your own policy.
+
+    import carcsolo
+    r = carcsolo.run(games=20000, placement="heuristic", scoring="best", seed=3)
+    print(r["result"]["mean"], r.games["result"][:10])
+    g = carcsolo.Game(colors=3, meeples=4, seed=1, game=0)
+    g.play(g.moves[0], g.moves[0].free[0] if g.moves[0].free else None)
+
+run, compare and sweep take the command line's options as keyword arguments (`first_game`
+for --first-game; a list for an option given several times; True for a flag) and return
+its document (what --out writes) as a dict, with `.games`: per-game numpy arrays (not kept
+with arrays=False, for very long runs).
+"""
+import json
+import threading
+
+import numpy as np
+
+from . import _carcsolo
+from ._carcsolo import Game as _Game, Move
+
+__all__ = ["run", "compare", "sweep", "Game", "Move", "Results", "placement_policies",
+           "scoring_policies", "GOAL_IDS", "END_REASONS"]
+
+GOAL_IDS = tuple(_carcsolo.goal_ids)
+END_REASONS = ("none", "no_meeple", "tiles_exhausted")  # end_reason_code indexes this
+
+
+class Results(dict):
+    """The command's document (a dict, equal to its JSON file), with the games as arrays.
+
+    `games`: for run, a dict of numpy arrays over the games in order: game, result, scores
+    (games x colours), tiles_placed, discards, end_reason (strings), end_reason_code,
+    goals (games x 14 booleans, columns in GOAL_IDS order); for compare and sweep, a list
+    of such dicts, one per entry of the document's "runs". None with arrays=False (the
+    arrays take 48 bytes per game and run).
+    """
+    games = None
+
+
+def _text(value):
+    if isinstance(value, range):
+        if value.step != 1 or len(value) == 0:
+            raise ValueError("a range option must be a non-empty range with step 1")
+        return "%d..%d" % (value.start, value.stop - 1)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _arguments(options, repeatable, lists):
+    placement, scoring, args = [], [], []
+    for key, value in options.items():
+        if value is None or value is False:
+            continue
+        opt = "--" + key.replace("_", "-")
+        if value is True:
+            args.append(opt)
+            continue
+        many = isinstance(value, (list, tuple))
+        if many and key in lists:  # --colors 3,4 --meeples 2..8
+            args += [opt, ",".join(_text(v) for v in value)]
+            continue
+        if many and key not in repeatable:
+            raise ValueError("%s takes one value (got %r)" % (opt, value))
+        for v in (value if many else [value]):
+            if key in ("placement", "scoring") and (callable(v) or hasattr(v, "order_features")):
+                slots = placement if key == "placement" else scoring
+                slots.append(v)
+                v = "python:slot=%d" % (len(slots) - 1)
+            args += [opt, _text(v)]
+    if placement or scoring:
+        threads = options.get("threads")
+        if threads is not None and str(threads) != "1":
+            raise ValueError("a Python policy plays on one thread: threads must be 1 (got %s)" % threads)
+        if threads is None:
+            args += ["--threads", "1"]
+    return args, placement, scoring
+
+
+def _arrays(d):
+    d = dict(d)
+    d["end_reason"] = np.array(END_REASONS)[d["end_reason_code"]]
+    return d
+
+
+def _study(name, options, repeatable=(), lists=()):
+    options = dict(options)
+    keep = options.pop("arrays", True)
+    args, placement, scoring = _arguments(options, set(repeatable), set(lists))
+    main = threading.current_thread() is threading.main_thread()
+    status, doc, runs = _carcsolo.command(name, args, placement, scoring, main, bool(keep))
+    if not doc:  # help=True: the help went to stdout
+        return None
+    out = Results(json.loads(doc))
+    runs = [_arrays(r) for r in runs]
+    if keep:
+        out.games = runs[0] if name == "run" else runs
+    if status == 130:  # Ctrl-C: what was played, over an exact game range
+        stop = KeyboardInterrupt("%s interrupted; the games played are in this exception's "
+                                 "`partial` (marked \"partial\": true)" % name)
+        stop.partial = out
+        raise stop
+    return out
+
+
+def run(**options):
+    """carcsolo run with these options (games, first_game, seed, colors, meeples, placement,
+    scoring, threads, until_ci, out, log, log_games, per_game, deal): its results document,
+    with `.games`. placement and scoring may be Python callables (see Game.moves for what
+    they get and return); they then play on one thread."""
+    return _study("run", options)
+
+
+def compare(**options):
+    """carcsolo compare: placement and scoring are lists (one entry per policy, or one shared
+    by all); entries may be Python callables. Returns the comparison document, `.games` one
+    dict of arrays per run."""
+    return _study("compare", options, repeatable=("placement", "scoring"))
+
+
+def sweep(**options):
+    """carcsolo sweep: colors and meeples are lists or ranges (range(2, 9) is 2..8),
+    placement a list, target a list of "GOAL=RATE" strings."""
+    return _study("sweep", options, repeatable=("placement", "target"), lists=("colors", "meeples"))
+
+
+def placement_policies():
+    """Every placement policy: name, help and params {key: (default, help)}."""
+    return _carcsolo.placement_policies()
+
+
+def scoring_policies():
+    """Every scoring-order policy."""
+    return _carcsolo.scoring_policies()
+
+
+class Game(_Game):
+    """One game to step through.
+
+    Game(colors=3, meeples=4, seed=1, game=0, stacks=None, scoring="random"): the deal of
+    (seed, game), or `stacks`, one string of tile letters per colour (top first). `scoring`
+    orders completed features when order() is given no order, and the final scoring.
+
+    tile: the tile in hand (a letter; None while ordering or once over). moves: its legal
+    placements (Move: x, y, rot, free). play(move, meeple): a Move or (x, y, rot), and one
+    of move.free (a meeple must go on a free segment when there is one and the colour has a
+    meeple) or None. When the tile completed several features, `ordering` is True and
+    `completed` lists them (kind, tiles, pennants, meeples per colour): order([indices]), or
+    order() for the scoring policy's order. observation(): what a policy sees. goals,
+    scores, result, turn, to_move, over. log(): the game log (game-log.md), once over.
+    Nothing tells the order of the undrawn tiles.
+    """
+
+    def log(self, placement="python"):
+        """The game log as a dict (once the game is over); `placement` names the player."""
+        return json.loads(self._log(placement))

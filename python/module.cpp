@@ -1,0 +1,283 @@
+// The Python module `carcsolo` (its compiled part, carcsolo._carcsolo): studies through the
+// command line's own commands (the same options, checks, driver and documents), a Game to
+// step through, Python callables as policies. The package around it (python/carcsolo/)
+// turns keyword arguments into the command's options.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <csignal>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "policies/policy.hpp"
+#include "python/observation.hpp"
+#include "python/py_policy.hpp"
+#include "sim/cli/cli.hpp"
+#include "sim/cli/embedding.hpp"
+#include "sim/driver/errors.hpp"
+#include "sim/driver/stepper.hpp"
+
+namespace carc::python {
+namespace {
+
+// The errors of the command line's main(), as Python exceptions: bad input (exit status 2)
+// is a ValueError, an internal error (exit status 3) a RuntimeError; the message is the
+// command line's line without its "carcsolo COMMAND: " prefix.
+template <class F>
+auto translated(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const py::error_already_set&) {
+    throw;
+  } catch (const sim::UsageError& e) {
+    throw py::value_error(e.what());
+  } catch (const sim::InternalError& e) {
+    throw std::runtime_error(std::string("internal error: ") + e.what());
+  } catch (const std::invalid_argument& e) {
+    throw py::value_error(e.what());
+  } catch (const std::logic_error& e) {
+    throw std::runtime_error(std::string("internal error: ") + e.what());
+  } catch (const std::exception& e) {
+    throw py::value_error(e.what());
+  }
+}
+
+extern "C" void carcsolo_python_on_stop(int) { sim::g_stop.store(true); }
+
+// Ctrl-C (SIGINT, SIGTERM) while a study runs in the main thread: the driver finishes the
+// blocks in play and the command returns what was played, marked partial, as the command
+// line does; Python's own handlers come back afterwards.
+class StopOnSignal {
+ public:
+  explicit StopOnSignal(bool active) : active_(active) {
+    if (!active_) return;
+    sim::g_stop = false;
+    struct sigaction sa {};
+    sa.sa_handler = carcsolo_python_on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopOnSignal() {
+    if (!active_) return;
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+    sim::g_stop = false;
+  }
+  StopOnSignal(const StopOnSignal&) = delete;
+  StopOnSignal& operator=(const StopOnSignal&) = delete;
+
+ private:
+  bool active_;
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+// One configuration's games as numpy arrays.
+py::dict arrays(const sim::PerGameRows& rows, std::size_t k, int colors) {
+  const std::size_t n = std::size_t(rows.games());
+  py::array_t<std::uint64_t> game(n);
+  py::array_t<std::int32_t> result(n), tiles(n), discards(n);
+  py::array_t<std::int32_t> scores({n, std::size_t(colors)});
+  py::array_t<std::int8_t> end(n);
+  py::array_t<bool> goals({n, std::size_t(kGoalCount)});
+  auto g = game.mutable_unchecked<1>();
+  auto r = result.mutable_unchecked<1>();
+  auto t = tiles.mutable_unchecked<1>();
+  auto d = discards.mutable_unchecked<1>();
+  auto s = scores.mutable_unchecked<2>();
+  auto e = end.mutable_unchecked<1>();
+  auto o = goals.mutable_unchecked<2>();
+  for (std::size_t i = 0; i < n; ++i) {
+    const sim::GameOutcome& x = rows.rows[i * rows.configs + k];
+    g(i) = rows.first_game + i;
+    r(i) = x.result;
+    t(i) = x.tiles_placed;
+    d(i) = x.discards;
+    e(i) = std::int8_t(x.end);
+    for (int c = 0; c < colors; ++c) s(i, std::size_t(c)) = x.scores[std::size_t(c)];
+    for (int j = 0; j < kGoalCount; ++j) o(i, std::size_t(j)) = (x.goals >> j & 1) != 0;
+  }
+  py::dict out;
+  out["game"] = game;
+  out["result"] = result;
+  out["scores"] = scores;
+  out["tiles_placed"] = tiles;
+  out["discards"] = discards;
+  out["end_reason_code"] = end;  // 1 no_meeple, 2 tiles_exhausted
+  out["goals"] = goals;
+  return out;
+}
+
+// run / compare / sweep with the command line's arguments. Returns (exit status, document
+// as JSON text, one dict of arrays per configuration, none unless keep_games).
+py::tuple command(const std::string& name, const std::vector<std::string>& args,
+                  std::vector<py::object> placement, std::vector<py::object> scoring,
+                  bool main_thread, bool keep_games) {
+  auto errors = std::make_shared<PythonErrorSlot>();
+  StopOnSignal stop(main_thread);
+  sim::Embedding embed;
+  embed.keep_games = keep_games;
+  // program.command_line of the document: the command line that asks for the same study
+  std::vector<std::string> words = {"carcsolo", name};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  sim::set_command_line(int(argv.size()), argv.data());
+  embed.makers = makers(std::move(placement), std::move(scoring), errors);
+  int status = 0;
+  try {
+    py::gil_scoped_release free_gil;  // the driver's threads; Python policies take it back
+    status = translated([&] {
+      if (name == "run") return sim::cmd_run(args, &embed);
+      if (name == "compare") return sim::cmd_compare(args, &embed);
+      if (name == "sweep") return sim::cmd_sweep(args, &embed);
+      throw std::invalid_argument("unknown command '" + name + "'");
+    });
+  } catch (...) {
+    if (errors->raised()) errors->restore_and_throw();
+    throw;
+  }
+  if (errors->raised()) errors->restore_and_throw();
+  py::list runs;
+  for (std::size_t k = 0; k < embed.configs.size() && keep_games; ++k)
+    runs.append(arrays(embed.per_game, k, embed.configs[k].colors));
+  const std::string doc = embed.document.is_null() ? "" : embed.document.dump();
+  return py::make_tuple(status, doc, runs);
+}
+
+py::list policy_list(const std::vector<PolicyInfo>& infos) {
+  py::list out;
+  for (const auto& i : infos) {
+    py::dict d, params;
+    d["name"] = i.name;
+    d["help"] = i.help;
+    for (const auto& p : i.params) params[py::str(p.key)] = py::make_tuple(p.default_value, p.help);
+    d["params"] = params;
+    out.append(d);
+  }
+  return out;
+}
+
+// A game to step through (python/carcsolo/__init__.py documents it for Python).
+class Game {
+ public:
+  // colors: default 3, or as many as the given stacks.
+  Game(std::optional<int> colors, int meeples, std::uint64_t seed, std::uint64_t game,
+       std::optional<std::vector<std::string>> stacks, const std::string& scoring) {
+    translated([&] {
+      sim::GameSpec spec{Config{colors.value_or(3), meeples}, seed, game};
+      if (stacks) {
+        given_ = sim::stacks_from_letters(*stacks);
+        spec.stacks = &given_;
+        if (!colors) spec.cfg.colors = given_.colors;
+      }
+      g_ = std::make_unique<sim::SteppedGame>(spec, scoring);
+      given_ = sim::Stacks{};  // the stepped game keeps its own copy
+      return 0;
+    });
+  }
+  const sim::SteppedGame& g() const { return *g_; }
+  py::object tile() const {
+    if (g_->tile() == kNoType) return py::none();
+    return py::str(std::string(1, tile_name(g_->tile())));
+  }
+  py::list moves() const { return python::moves(g_->state(), g_->tile(), g_->legal()); }
+  py::dict observation() const { return python::observation(g_->state(), g_->tile()); }
+  py::list completed() const { return features(g_->state(), g_->completed()); }
+  void play(const py::object& move, const py::object& meeple) {
+    translated([&] {
+      if (g_->over()) throw std::invalid_argument("the game is over");
+      if (g_->ordering()) throw std::invalid_argument("order the completed features first (order())");
+      g_->play(to_move(g_->tile(), move, meeple));
+      return 0;
+    });
+  }
+  void order(const std::vector<int>& order) {
+    translated([&] {
+      g_->order(order);
+      return 0;
+    });
+  }
+  std::string log(const std::string& placement_name) const {
+    return translated([&] { return g_->log(placement_name).dump(); });
+  }
+  std::string repr() const {
+    const State& s = g_->state();
+    std::string r = "Game(colors=" + std::to_string(s.colors()) + ", meeples=" +
+                    std::to_string(s.meeples_per_color()) + ", seed=" + std::to_string(g_->spec().seed) +
+                    ", game=" + std::to_string(g_->spec().game) + ", turn=" + std::to_string(s.turn());
+    if (g_->over()) return r + ", over, result=" + std::to_string(s.result()) + ")";
+    if (g_->ordering()) return r + ", ordering " + std::to_string(g_->completed().size()) + " features)";
+    return r + ", tile=" + std::string(1, tile_name(g_->tile())) + ")";
+  }
+
+ private:
+  sim::Stacks given_{};
+  std::unique_ptr<sim::SteppedGame> g_;
+};
+
+}  // namespace
+}  // namespace carc::python
+
+PYBIND11_MODULE(_carcsolo, m) {
+  using namespace carc;
+  using namespace carc::python;
+  m.doc() = "carcsolo's engine and driver (use the package carcsolo, not this module)";
+  register_python_policies();
+  m.def("command", &command, py::arg("name"), py::arg("args"), py::arg("placement"),
+        py::arg("scoring"), py::arg("main_thread"), py::arg("keep_games"));
+  m.def("placement_policies", [] { return policy_list(placement_policies()); });
+  m.def("scoring_policies", [] { return policy_list(scoring_policies()); });
+  m.attr("goal_ids") = [] {
+    py::list ids;
+    for (const auto id : kGoalIds) ids.append(std::string(id));
+    return ids;
+  }();
+
+  py::class_<PyMove>(m, "Move", "a legal placement of the tile in hand: x, y, rot and the "
+                                "free segments' names (a meeple goes on one of them)")
+      .def_readonly("x", &PyMove::x)
+      .def_readonly("y", &PyMove::y)
+      .def_readonly("rot", &PyMove::rot)
+      .def_readonly("free", &PyMove::free)
+      .def("__repr__", &PyMove::repr)
+      .def("__eq__", [](const PyMove& a, const PyMove& b) {
+        return a.x == b.x && a.y == b.y && a.rot == b.rot;
+      })
+      .def("__hash__", [](const PyMove& a) { return py::hash(py::make_tuple(a.x, a.y, a.rot)); });
+
+  py::class_<Game>(m, "Game")
+      .def(py::init<std::optional<int>, int, std::uint64_t, std::uint64_t,
+                    std::optional<std::vector<std::string>>, const std::string&>(),
+           py::arg("colors") = py::none(), py::arg("meeples") = 4, py::arg("seed") = 1, py::arg("game") = 0,
+           py::arg("stacks") = py::none(), py::arg("scoring") = "random")
+      .def_property_readonly("tile", &Game::tile)
+      .def_property_readonly("moves", &Game::moves)
+      .def_property_readonly("completed", &Game::completed)
+      .def_property_readonly("ordering", [](const Game& g) { return g.g().ordering(); })
+      .def_property_readonly("over", [](const Game& g) { return g.g().over(); })
+      .def_property_readonly("turn", [](const Game& g) { return g.g().state().turn(); })
+      .def_property_readonly("to_move", [](const Game& g) { return g.g().state().to_move(); })
+      .def_property_readonly("result", [](const Game& g) { return g.g().state().result(); })
+      .def_property_readonly("scores", [](const Game& g) {
+        std::vector<int> s;
+        for (int c = 0; c < g.g().state().colors(); ++c) s.push_back(g.g().state().score(c));
+        return s;
+      })
+      .def_property_readonly("goals", [](const Game& g) {
+        std::vector<std::string> ids;
+        for (int i = 0; i < kGoalCount; ++i)
+          if (g.g().state().goals() >> i & 1) ids.emplace_back(kGoalIds[std::size_t(i)]);
+        return ids;
+      })
+      .def_property_readonly("scoring", [](const Game& g) { return g.g().scoring_name(); })
+      .def("observation", &Game::observation)
+      .def("play", &Game::play, py::arg("move"), py::arg("meeple") = py::none())
+      .def("order", &Game::order, py::arg("order") = std::vector<int>{})
+      .def("_log", &Game::log, py::arg("placement"))
+      .def("__repr__", &Game::repr);
+}

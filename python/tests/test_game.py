@@ -1,0 +1,155 @@
+"""A game stepped from Python: the same log as the engine's, the choice of scoring order,
+plain-value observations, nothing that tells the stacks' order, clear errors."""
+import json
+import random
+
+import pytest
+
+import carcsolo
+from conftest import read_logs
+
+
+def replay_through_game(log):
+    """Plays a logged game's placements and meeples through Game; scoring orders come from
+    the Game's scoring policy (the log's), as in the engine."""
+    cfg = log["config"]
+    g = carcsolo.Game(colors=cfg["colors"], meeples=cfg["meeples"], seed=log["seed"],
+                      game=log["game"], scoring=cfg["scoring_policy"])
+    for turn in log["turns"]:
+        if turn["discarded"]:
+            continue
+        assert g.tile == turn["tile"] and g.turn == turn["turn"] and g.to_move == turn["color"]
+        g.play((turn["x"], turn["y"], turn["rot"]), turn["meeple"])
+        if g.ordering:
+            g.order()
+    assert g.over
+    return g
+
+
+@pytest.mark.parametrize("placement,scoring", [("greedy", "best"), ("random", "random"),
+                                               ("heuristic", "lowest-first")])
+def test_stepping_gives_the_engines_log(cli, tmp_path, placement, scoring):
+    cli("run", "--games", 40, "--seed", 21, "--colors", 3, "--meeples", 6, "--placement", placement,
+        "--scoring", scoring, "-q", "--log", tmp_path / "l.jsonl", "--log-games", 40)
+    logs = read_logs(tmp_path / "l.jsonl")
+    assert len(logs) == 40
+    orders = 0
+    for log in logs:
+        g = replay_through_game(log)
+        assert g.log(placement=log["config"]["placement_policy"]) == log
+        orders += sum(len(t.get("scored", [])) > 1 for t in log["turns"])
+    assert orders > 0  # some turns did have an order to choose
+
+
+def test_replay_command_and_a_given_deal(cli):
+    log = json.loads(cli("replay", "--seed", 7, "--game", 17, "--placement", "greedy",
+                         "--scoring", "best").stdout)
+    g = replay_through_game(log)
+    assert g.log(placement=log["config"]["placement_policy"]) == log
+    dealt = carcsolo.Game(stacks=["".join(s) for s in log["stacks"]], seed=7, game=17, scoring="best")
+    for turn in log["turns"]:
+        if not turn["discarded"]:
+            dealt.play((turn["x"], turn["y"], turn["rot"]), turn["meeple"])
+            if dealt.ordering:
+                dealt.order()
+    assert dealt.log(placement=log["config"]["placement_policy"]) == log
+
+
+def test_choosing_the_order(cli, tmp_path):
+    # Every order of a turn's completed features is legal, and the log names the one chosen.
+    cli("run", "--games", 60, "--seed", 3, "--placement", "greedy", "--scoring", "as-found", "-q",
+        "--log", tmp_path / "l.jsonl", "--log-games", 60)
+    seen = 0
+    for log in read_logs(tmp_path / "l.jsonl"):
+        g = carcsolo.Game(seed=log["seed"], game=log["game"], scoring="as-found")
+        for turn in log["turns"]:
+            if turn["discarded"]:
+                continue
+            g.play((turn["x"], turn["y"], turn["rot"]), turn["meeple"])
+            if g.ordering:
+                n = len(g.completed)
+                assert all(set(f) == {"kind", "tiles", "pennants", "meeples"} for f in g.completed)
+                g.order(list(reversed(range(n))))
+                seen += 1
+        assert g.over
+        mine = g.log()
+        for a, b in zip(mine["turns"], log["turns"]):
+            if len(b.get("scored", [])) > 1:
+                assert [s["kind"] for s in a["scored"]] == [s["kind"] for s in reversed(b["scored"])]
+    assert seen > 0
+
+
+def test_observation_is_plain_values_without_the_stacks():
+    g = carcsolo.Game(colors=4, meeples=5, seed=11, game=3)
+    obs = g.observation()
+    assert obs["colors"] == 4 and obs["meeples"] == 5 and obs["tile"] == g.tile
+    assert obs["stack_sizes"] == [17, 18, 18, 17]  # the tile in hand is drawn
+    assert obs["scores"] == [1, 2, 3, 4] and obs["supply"] == [5, 5, 5, 5]
+    assert sum(obs["unseen"].values()) == obs["unseen_total"] == 70  # and the tile in hand
+    assert obs["board"] == [{"x": 0, "y": 0, "tile": "D", "rot": 0, "edges": "CRFR",
+                             "meeple": None, "meeple_color": None}]
+    assert set(obs["open"]) == {(0, -1), (1, 0), (0, 1), (-1, 0)}
+    json.dumps(obs)  # plain values only
+    public = [n for n in dir(g) if not n.startswith("__")]
+    assert not any("stack" in n or "deal" in n for n in public), public
+    with pytest.raises(ValueError, match="once the game is over"):
+        g.log()
+    assert "stack" not in repr(g)
+
+
+def play_randomly(g, rng):
+    while not g.over:
+        if g.ordering:
+            order = list(range(len(g.completed)))
+            rng.shuffle(order)
+            g.order(order)
+            continue
+        m = rng.choice(g.moves)
+        g.play(m, rng.choice(m.free) if m.free else None)
+
+
+def test_a_python_player_writes_logs_that_verify(cli, tmp_path):
+    rng = random.Random(5)
+    with open(tmp_path / "mine.jsonl", "w") as f:
+        for game in range(30):
+            g = carcsolo.Game(seed=12, game=game, meeples=3)
+            play_randomly(g, rng)
+            assert g.result == min(g.scores)
+            f.write(json.dumps(g.log(placement="python-random")) + "\n")
+    out = cli("verify", tmp_path / "mine.jsonl").stdout
+    assert "30 consistent, 0 inconsistent" in out
+
+
+def test_bad_moves_raise_and_change_nothing():
+    g = carcsolo.Game(seed=1, game=0)
+    before = g.observation()
+    for move, meeple, message in [((5, 5, 0), None, "no legal placement"),
+                                  ((0, -1, 7), None, "no legal placement"),
+                                  ("x", None, "a Move or an"),
+                                  ((0, 0), None, "a Move or an"),
+                                  (g.moves[0], None, "free segments"),
+                                  (g.moves[0], "road:N,S,E,W", "no segment"),
+                                  (g.moves[0], 3, "name of a free segment")]:
+        with pytest.raises(ValueError, match=message):
+            g.play(move, meeple)
+    assert g.observation() == before
+    with pytest.raises(ValueError, match="no completed features"):
+        g.order([0])
+    for kwargs, message in [(dict(colors=1), "colors"), (dict(meeples=13), "meeples"),
+                            (dict(scoring="nope"), "unknown scoring policy"),
+                            (dict(stacks=["AB", "C"]), "stack 0 must hold 36 tiles"),
+                            (dict(stacks=["A" * 24] * 3), "one tile A too many"),
+                            (dict(colors=4, stacks=["A"] * 3), "stack")]:
+        with pytest.raises(ValueError, match=message):
+            carcsolo.Game(**kwargs)
+    with pytest.raises(TypeError):
+        carcsolo.Game(seed=-1)
+
+
+def test_the_cli_deal_message_is_the_games(cli, tmp_path):
+    (tmp_path / "deal.txt").write_text("# two colours\nAB\nC\n")
+    p = cli("run", "--deal", tmp_path / "deal.txt", check=False)
+    assert p.returncode == 2
+    with pytest.raises(ValueError) as e:
+        carcsolo.Game(stacks=["AB", "C"])
+    assert p.stderr.endswith(": " + str(e.value) + "\n")

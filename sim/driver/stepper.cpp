@@ -1,0 +1,116 @@
+#include "sim/driver/stepper.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace carc::sim {
+namespace {
+
+const GameSpec& checked(const GameSpec& spec) {
+  if (spec.cfg.colors < kMinColors || spec.cfg.colors > kMaxColors)
+    throw std::invalid_argument("colors must be in 2..6 (got " + std::to_string(spec.cfg.colors) + ")");
+  if (spec.cfg.meeples < kMinMeeples || spec.cfg.meeples > kMaxMeeples)
+    throw std::invalid_argument("meeples must be in 1..12 (got " + std::to_string(spec.cfg.meeples) + ")");
+  return spec;
+}
+
+}  // namespace
+
+SteppedGame::SteppedGame(const GameSpec& spec, const std::string& scoring_spec)
+    : spec_(checked(spec)),
+      dealt_(spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game)),
+      scoring_(make_scoring_policy(scoring_spec)),
+      scoring_name_(canonical_scoring(scoring_spec)) {
+  if (dealt_.colors != spec.cfg.colors)
+    throw std::invalid_argument("the deal has " + std::to_string(dealt_.colors) +
+                                " stacks for " + std::to_string(spec.cfg.colors) + " colours");
+  spec_.stacks = nullptr;  // the deal is dealt_ from here on
+  env_.stacks = dealt_;
+  env_.scoring = scoring_.get();
+  env_.rng = Rng(spec.seed, spec.game, Stream::scoring);
+  s_ = State::initial(spec.cfg);
+  advance();
+}
+
+std::span<const Placement> SteppedGame::legal() const {
+  if (tile() == kNoType) return {};
+  return {legal_.data(), std::size_t(n_legal_)};
+}
+
+std::span<const std::uint16_t> SteppedGame::completed() const {
+  if (!ordering_) return {};
+  return {done_.data(), std::size_t(n_done_)};
+}
+
+void SteppedGame::advance() {
+  while (!s_.ended()) {
+    tile_ = draw_placeable(s_, env_, legal_.data(), n_legal_);
+    if (tile_ != kNoType) return;
+    score_and_end_turn(s_, env_, nullptr, 0);  // the stack ran out in discards
+  }
+  play_final_scoring(s_, env_);
+  tile_ = kNoType;
+  over_ = true;
+}
+
+void SteppedGame::play(const Move& m) {
+  if (over_) throw std::invalid_argument("the game is over");
+  if (ordering_) throw std::invalid_argument("order the completed features first (order())");
+  const auto legal = this->legal();
+  const auto it = std::find_if(legal.begin(), legal.end(), [&](const Placement& p) {
+    return p.x == m.at.x && p.y == m.at.y && p.rot == m.at.rot;
+  });
+  if (it == legal.end())
+    throw std::invalid_argument("(" + std::to_string(m.at.x) + ", " + std::to_string(m.at.y) +
+                                ", rot " + std::to_string(m.at.rot) + ") is no legal placement of tile " +
+                                std::string(1, tile_name(tile_)));
+  Move move{*it, m.seg};
+  const std::uint8_t free = s_.free_segments(tile_, *it);
+  const bool meeple = free != 0 && s_.supply(s_.to_move()) > 0;
+  if (meeple && (m.seg >= kMaxSegs || !(free >> m.seg & 1)))
+    throw std::invalid_argument("a meeple must go on one of the free segments of this placement");
+  if (!meeple && m.seg != Move::kNoMeeple && free == 0)
+    throw std::invalid_argument("this placement leaves no free segment: no meeple (None)");
+  if (!meeple) move.seg = Move::kNoMeeple;
+  n_done_ = place_tile(s_, env_, tile_, move, done_.data());
+  if (n_done_ > 1) {
+    ordering_ = true;
+    return;
+  }
+  score_and_end_turn(s_, env_, done_.data(), n_done_);
+  advance();
+}
+
+void SteppedGame::order(std::span<const int> order) {
+  if (!ordering_) throw std::invalid_argument("no completed features wait for an order");
+  std::array<std::uint16_t, kMaxCompleted> ordered = done_;
+  if (order.empty()) {
+    scoring_->order_features(Observation(s_, tile_), {ordered.data(), std::size_t(n_done_)},
+                             env_.rng);
+  } else {
+    std::array<bool, kMaxCompleted> seen{};
+    if (int(order.size()) != n_done_)
+      throw std::invalid_argument("the order must list all " + std::to_string(n_done_) +
+                                  " completed features (got " + std::to_string(order.size()) + ")");
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const int j = order[i];
+      if (j < 0 || j >= n_done_ || seen[std::size_t(j)])
+        throw std::invalid_argument("the order must be a permutation of 0.." +
+                                    std::to_string(n_done_ - 1));
+      seen[std::size_t(j)] = true;
+      ordered[i] = done_[std::size_t(j)];
+    }
+  }
+  ordering_ = false;
+  score_and_end_turn(s_, env_, ordered.data(), n_done_);
+  advance();
+}
+
+nlohmann::json SteppedGame::log(const std::string& placement_name) const {
+  if (!over_)
+    throw std::invalid_argument("the log names the dealt stacks: it is given once the game is over");
+  LogHooks hooks = env_;
+  return game_log_document(spec_, dealt_, s_, std::move(hooks), placement_name, scoring_name_);
+}
+
+}  // namespace carc::sim
