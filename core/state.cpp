@@ -101,9 +101,7 @@ void State::copy_from(const State& o) {
   const std::size_t slots = std::size_t(theirs) * kMaxSegs;
   copy_prefix(tiles_, o.tiles_, std::size_t(theirs));
   copy_prefix(open_, o.open_, std::size_t(theirs_open));
-  copy_prefix(feat_, o.feat_, slots);
-  copy_prefix(next_, o.next_, slots);
-  copy_prefix(feats_, o.feats_, slots);
+  copy_prefix(slot_, o.slot_, slots);
   // Everything else is small and at the end of the object.
   std::memcpy(static_cast<void*>(&scores_), &o.scores_, sizeof(State) - offsetof(State, scores_));
 }
@@ -135,7 +133,7 @@ int State::distinct_tiles(std::span<const std::uint16_t> roots) const {
     do {
       const int t = s / kMaxSegs;
       seen[std::size_t(t >> 6)] |= std::uint64_t(1) << (t & 63);
-      s = next_[s];
+      s = slot_[s].next;
     } while (s != root);
   }
   return std::popcount(seen[0]) + std::popcount(seen[1]);
@@ -195,7 +193,7 @@ std::uint8_t State::free_segments(int type, Placement p) const {
     const int t = pick(tile, v, 0);
     const PlacedTile& u = tiles_[t];
     const int us = kOriented[u.type][u.rot].seg[opposite(d)] & 3;
-    const bool meeple = feats_[feat_[t * kMaxSegs + us]].meeple_total != 0;
+    const bool meeple = slot_[slot_[t * kMaxSegs + us].feat].f.meeple_total != 0;
     taken |= unsigned(tile && o.seg[d] >= 0 && meeple) << d;
   }
   std::uint8_t mask = 0;
@@ -237,9 +235,9 @@ void State::remove_open(int cell) {
 }
 
 int State::merge(int a, int b) {
-  int ra = feat_[a], rb = feat_[b];
+  int ra = slot_[a].feat, rb = slot_[b].feat;
   if (ra == rb) return ra;
-  if (feats_[ra].size < feats_[rb].size) std::swap(ra, rb);  // ra survives
+  if (slot_[ra].f.size < slot_[rb].f.size) std::swap(ra, rb);  // ra survives
   // Tiles present in both features would be counted twice: find them.
   int dup = 0;
   int s = rb;
@@ -248,21 +246,21 @@ int State::merge(int a, int b) {
     const int nseg = kBaseTiles[tiles_[u].type].nseg;
     bool in_a = false, earlier_in_b = false;
     for (int j = 0; j < nseg; ++j) {
-      const int f = feat_[u * kMaxSegs + j];
+      const int f = slot_[u * kMaxSegs + j].feat;
       if (f == ra) in_a = true;
       if (f == rb && j < seg) earlier_in_b = true;
     }
     if (in_a && !earlier_in_b) ++dup;
-    s = next_[s];
+    s = slot_[s].next;
   } while (s != rb);
   s = rb;
   do {
-    feat_[s] = std::uint16_t(ra);
-    s = next_[s];
+    slot_[s].feat = std::uint16_t(ra);
+    s = slot_[s].next;
   } while (s != rb);
-  std::swap(next_[ra], next_[rb]);
-  Feature& fa = feats_[ra];
-  const Feature& fb = feats_[rb];
+  std::swap(slot_[ra].next, slot_[rb].next);
+  Feature& fa = slot_[ra].f;
+  const Feature& fb = slot_[rb].f;
   fa.tiles = std::uint8_t(fa.tiles + fb.tiles - dup);
   fa.open = std::uint8_t(fa.open + fb.open);
   fa.pennants = std::uint8_t(fa.pennants + fb.pennants);
@@ -312,9 +310,9 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
   // they never complete): the loops over segments below have a fixed length.
   const int base = idx * kMaxSegs;
   for (int s = 0; s < kMaxSegs; ++s) {
-    feat_[base + s] = std::uint16_t(base + s);
-    next_[base + s] = std::uint16_t(base + s);
-    feats_[base + s] = kFreshFeatures[type][s];
+    slot_[base + s].feat = std::uint16_t(base + s);
+    slot_[base + s].next = std::uint16_t(base + s);
+    slot_[base + s].f = kFreshFeatures[type][s];
   }
   // Edges: join neighbouring features, or open new cells.
   for (int d = 0; d < 4; ++d) {
@@ -327,9 +325,9 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
       const int us = kOriented[u.type][u.rot].seg[opposite(d)];
       assert(us != kNoSeg);
       const int root = merge(base + s, v * kMaxSegs + us);
-      --feats_[root].open;  // the neighbour's edge is closed now
+      --slot_[root].f.open;  // the neighbour's edge is closed now
     } else {
-      feats_[feat_[base + (s & 3)]].open += s >= 0;  // a field edge (s == kNoSeg) adds nothing
+      slot_[slot_[base + (s & 3)].feat].f.open += s >= 0;  // a field edge (s == kNoSeg) adds nothing
       add_open(nc, p.x + kDx[d], p.y + kDy[d],
                std::uint8_t(o.edge[d] << (2 * opposite(d))));
     }
@@ -342,7 +340,7 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
     const int slot = mon_[i];
     const PlacedTile& m = tiles_[slot / kMaxSegs];
     const int dx = m.x - p.x, dy = m.y - p.y;
-    if (dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && --feats_[slot].open == 0) {
+    if (dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && --slot_[slot].f.open == 0) {
       const int d = kStepDir[dy + 1][dx + 1];
       around[d] = std::uint16_t(slot);
       around_done |= 1u << d;
@@ -355,14 +353,14 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
   if (own_mon >= 0) {
     int empty = 0;
     for (int d = 0; d < 8; ++d) empty += cell_[step(p.cell, d)] >= kMaxTiles;
-    feats_[base + own_mon].open = std::uint8_t(empty);
+    slot_[base + own_mon].f.open = std::uint8_t(empty);
     if (empty > 0) mon_[n_mon_++] = std::uint16_t(base + own_mon);
   }
 
   // The meeple (rules.md step 2). A monastery is a feature of its own, free.
   std::uint8_t free_mask = 0;
   for (int s = 0; s < kMaxSegs; ++s)
-    free_mask |= std::uint8_t((feats_[feat_[base + s]].meeple_total == 0) << s);
+    free_mask |= std::uint8_t((slot_[slot_[base + s].feat].f.meeple_total == 0) << s);
   free_mask &= std::uint8_t((1u << def.nseg) - 1);
   if (idx == 0) free_mask = 0;  // the start tile carries no meeple
   *free_out = free_mask;
@@ -373,7 +371,7 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
     } else {
       if (meeple_seg < 0 || meeple_seg >= def.nseg || !(free_mask >> meeple_seg & 1))
         throw std::logic_error("policy chose a meeple segment that is not free");
-      Feature& f = feats_[feat_[base + meeple_seg]];
+      Feature& f = slot_[slot_[base + meeple_seg].feat].f;
       ++f.meeples[c];
       ++f.meeple_total;
       --supply_[c];
@@ -385,8 +383,8 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
   // Completed features, as found.
   int n_done = 0;
   for (int s = 0; s < kMaxSegs; ++s) {
-    const int root = feat_[base + s];
-    if (feats_[root].open != 0) continue;
+    const int root = slot_[base + s].feat;
+    if (slot_[root].f.open != 0) continue;
     bool seen = false;
     for (int i = 0; i < n_done; ++i) seen |= completed[i] == root;
     if (!seen) completed[n_done++] = std::uint16_t(root);
@@ -398,7 +396,7 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
 }
 
 ScoreEvent State::score_feature(int root) {
-  Feature& f = feats_[root];
+  Feature& f = slot_[root].f;
   assert(f.open == 0);
   ScoreEvent e{};
   e.kind = f.kind;

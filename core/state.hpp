@@ -182,8 +182,8 @@ class State {
   // or corner) an open cell, which place() itself reads the same way.
   int tile_near(int cell) const { return cell_[cell] < kMaxTiles ? cell_[cell] : kNoTile; }
   // Feature root of a slot (tile index * 4 + segment) and its record.
-  int feature_of(int tile, int seg) const { return feat_[tile * kMaxSegs + seg]; }
-  const Feature& feature(int root) const { return feats_[root]; }
+  int feature_of(int tile, int seg) const { return slot_[tile * kMaxSegs + seg].feat; }
+  const Feature& feature(int root) const { return slot_[root].f; }
   // Distinct tiles in the union of the features with these roots.
   int distinct_tiles(std::span<const std::uint16_t> roots) const;
   // Meeples of colour c still standing on the board.
@@ -236,9 +236,14 @@ class State {
   }();
   std::array<PlacedTile, kMaxTiles> tiles_;
   std::array<OpenCell, kMaxOpen> open_;
-  std::array<std::uint16_t, kSlots> feat_;
-  std::array<std::uint16_t, kSlots> next_;
-  std::array<Feature, kSlots> feats_;
+  // Per slot (tile * kMaxSegs + segment): its root (union-find), the next slot of its
+  // feature (a cycle), and the feature's state (valid at roots). One array, so that
+  // copy_from copies one block.
+  struct Slot {
+    std::uint16_t feat, next;
+    Feature f;
+  };
+  std::array<Slot, kSlots> slot_;
   // From here to the end: small members, which copy_from copies as one block.
   std::array<std::int16_t, kMaxColors> scores_;
   std::array<std::uint8_t, kMaxColors> supply_;
