@@ -1,12 +1,14 @@
 # Run at every build (cmake -P): writes OUT, a header with the commit of the source tree
-# SOURCE and whether its tracked files differ from that commit, so that a results file
+# SOURCE and whether its tracked files differ from that commit (results/ aside: a study
+# rewrites it while the program it builds runs, and it is no input of the program), so that a results file
 # names the tree the program was built from, not the one it was configured from. OUT is
 # rewritten only when that changes (nothing recompiles otherwise).
 execute_process(COMMAND git rev-parse --short HEAD WORKING_DIRECTORY "${SOURCE}"
                 OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE rc)
 set(dirty -1)  # unknown: not a git checkout
 if(rc EQUAL 0 AND commit)
-  execute_process(COMMAND git status --porcelain --untracked-files=no WORKING_DIRECTORY "${SOURCE}"
+  execute_process(COMMAND git status --porcelain --untracked-files=no -- . ":(exclude)results"
+                  WORKING_DIRECTORY "${SOURCE}"
                   OUTPUT_VARIABLE changes ERROR_QUIET RESULT_VARIABLE rc2)
   if(rc2 EQUAL 0)
     if(changes STREQUAL "")
