@@ -373,9 +373,11 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
   return out;
 }
 
+// Whole numbers, but two significant digits at least: `search` plays about one game a
+// second, which "%.0f" would print as 1.
 std::string fmt_rate(double v) {
   std::string s;
-  appendf(s, "%.0f", v);
+  appendf(s, v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f", v);
   return s;
 }
 
