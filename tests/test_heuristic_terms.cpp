@@ -13,6 +13,7 @@
 #include "policies/lookahead.hpp"
 #include "sim/driver/deal.hpp"
 #include "tests/scenario.hpp"
+#include "tests/seeded_games.hpp"
 
 namespace {
 
@@ -218,22 +219,10 @@ TEST_CASE("heuristic terms: they add up to evaluate()'s value, with their signs,
   auto scoring = make_lookahead_scoring();
   std::vector<ScoredMove> moves(kMaxMoves);
   int checked = 0;
-  for (std::uint64_t game = 0; game < 3; ++game) {
-    sim::Stacks st = sim::deal(3, 17, game);
-    State s = State::initial({3, 4});
-    Rng rng(game);
-    while (!s.ended()) {
-      const int c = s.to_move();
-      const int type = st.pop(c);
-      s.draw(type);
-      Placement legal[kMaxPlacements];
-      const int n = s.legal_placements(type, legal);
-      if (n == 0) {
-        s.discard(type);
-        if (s.stack_left(c) == 0) s.end_turn();
-        continue;
-      }
-      const int m = eval.evaluate(s, type, {legal, std::size_t(n)}, moves.data(), rng);
+  for (std::uint64_t game = 0; game < 3; ++game)
+    test::for_each_decision({3, 4}, 17, game, *driver, *scoring,
+                            [&](const State& s, int type, std::span<const Placement> legal, Rng& rng) {
+      const int m = eval.evaluate(s, type, legal, moves.data(), rng);
       for (int i = 0; i < m; ++i) {
         const HeuristicTerms t = eval.terms(s, type, moves[i].move);
         CHECK(t.total() == moves[i].value);
@@ -245,11 +234,7 @@ TEST_CASE("heuristic terms: they add up to evaluate()'s value, with their signs,
         CHECK(t.absorb >= 0);
         ++checked;
       }
-      const Move chosen = driver->choose(Observation(s, type), {legal, std::size_t(n)}, rng);
-      apply_move(s, type, chosen, *scoring, rng);
-      s.end_turn();
-    }
-  }
+    });
   CHECK(checked > 1000);
 }
 
@@ -267,22 +252,10 @@ TEST_CASE(
   auto scoring = make_lookahead_scoring();
   std::vector<ScoredMove> moves(kMaxMoves);
   int completing = 0, several = 0;
-  for (std::uint64_t game = 0; game < 12; ++game) {
-    sim::Stacks st = sim::deal(3, 23, game);
-    State s = State::initial({3, 5});
-    Rng rng(game);
-    while (!s.ended()) {
-      const int c = s.to_move();
-      const int type = st.pop(c);
-      s.draw(type);
-      Placement legal[kMaxPlacements];
-      const int n = s.legal_placements(type, legal);
-      if (n == 0) {
-        s.discard(type);
-        if (s.stack_left(c) == 0) s.end_turn();
-        continue;
-      }
-      const int m = eval.evaluate(s, type, {legal, std::size_t(n)}, moves.data(), rng);
+  for (std::uint64_t game = 0; game < 12; ++game)
+    test::for_each_decision({3, 5}, 23, game, *driver, *scoring,
+                            [&](const State& s, int type, std::span<const Placement> legal, Rng& rng) {
+      const int m = eval.evaluate(s, type, legal, moves.data(), rng);
       for (int i = 0; i < m; ++i) {
         State after = s;
         std::uint16_t done[kMaxCompleted];
@@ -305,11 +278,7 @@ TEST_CASE(
         ++completing;
         several += n_done > 1;
       }
-      const Move chosen = driver->choose(Observation(s, type), {legal, std::size_t(n)}, rng);
-      apply_move(s, type, chosen, *scoring, rng);
-      s.end_turn();
-    }
-  }
+    });
   CHECK(completing > 200);
   CHECK(several > 5);  // turns with several features, where the order matters
 }

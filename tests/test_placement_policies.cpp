@@ -19,6 +19,7 @@
 #include "sim/driver/deal.hpp"
 #include "sim/driver/game.hpp"
 #include "tests/scenario.hpp"
+#include "tests/seeded_games.hpp"
 
 namespace {
 
@@ -246,21 +247,11 @@ TEST_CASE("placement analysis: completion and free segments agree with the engin
   auto driver = make_placement_policy("heuristic");
   auto scoring = make_scoring_policy("best");
   int placements = 0, completing = 0, quiet = 0;
-  for (std::uint64_t game = 0; game < 4; ++game) {
-    sim::Stacks st = sim::deal(3, 9, game);
-    State s = State::initial({3, 5});
-    Rng rng(game);
-    while (!s.ended()) {
+  for (std::uint64_t game = 0; game < 4; ++game)
+    test::for_each_decision({3, 5}, 9, game, *driver, *scoring,
+                            [&](const State& s, int type, std::span<const Placement> legal, Rng&) {
       const int c = s.to_move();
-      const int type = st.pop(c);
-      s.draw(type);
-      Placement legal[kMaxPlacements];
-      const int n = s.legal_placements(type, legal);
-      if (n == 0) {
-        s.discard(type);
-        if (s.stack_left(c) == 0) s.end_turn();
-        continue;
-      }
+      const int n = int(legal.size());
       CellNeighbours nb;
       PlacementEffect e;
       for (int i = 0; i < n; ++i) {
@@ -282,11 +273,7 @@ TEST_CASE("placement analysis: completion and free segments agree with the engin
         ++placements;
         completing += n_done > 0;
       }
-      const Move m = driver->choose(Observation(s, type), {legal, std::size_t(n)}, rng);
-      apply_move(s, type, m, *scoring, rng);
-      s.end_turn();
-    }
-  }
+    });
   CHECK(placements > 1000);
   CHECK(completing > 50);
   CHECK(quiet > placements / 2);  // the cheap test settles most placements
