@@ -16,16 +16,16 @@ void Evaluator::load_cell(int type, const Placement& pl) {
   nb.occupied = kOccupied[v.code];
   nb.empty = 4 - kBits4[nb.occupied];
   // The corners: empty or not, and for the tile's own monastery, hopeless or not.
-  const bool monastery = kMonasterySeg[type] != kNoSeg;
   v.own = MonasteryCells{};
-  for (int d = 4; d < 8; ++d) {
-    const int c = step(pl.cell, d);
-    if (s->tile_near(c) != kNoTile) continue;
-    ++nb.empty;
-    if (!monastery) continue;
-    const int j = open_of[c];
-    ++v.own.sides;
-    v.own.zeros += j != kNoOpen && fit(s->open_cell(j).code) == 0;
+  for (int d = 4; d < 8; ++d) nb.empty += s->tile_near(step(pl.cell, d)) == kNoTile;
+  if (kMonasterySeg[type] != kNoSeg) {
+    for (int d = 4; d < 8; ++d) {
+      const int c = step(pl.cell, d);
+      if (s->tile_near(c) != kNoTile) continue;
+      const int j = open_of[c];
+      ++v.own.sides;
+      v.own.zeros += j != kNoOpen && fit(s->open_cell(j).code) == 0;
+    }
   }
   v.own.beside = std::uint8_t(~nb.occupied & 15u);  // the empty edges, which the tile constrains
   // Unfinished monasteries around, in the order of the 8 directions.
@@ -54,35 +54,39 @@ void Evaluator::load_cell(int type, const Placement& pl) {
   v.active_edges = 0;
   std::array<std::uint8_t, 5> skip{std::uint8_t(jx), kNoOpen, kNoOpen, kNoOpen, kNoOpen};
   for (int d = 0; d < 4; ++d) {
-    const int root = side_root[jx][d];
-    nb.root[d] = std::int16_t(root);
+    nb.root[d] = side_root[jx][d];
     nb.root_meeples[d] = 0;
-    v.open[d] = kNoOpen;
-    v.code_near[d] = 0;
-    v.occ_near[d] = 0;
-    if (root >= 0) {
-      const Feature& f = s->feature(root);
-      nb.root_meeples[d] = f.meeple_total;
-      v.edge_feature[d] = EdgeFeature{std::uint16_t(root),
-                                      f.open,
-                                      f.tiles,
-                                      f.pennants,
-                                      f.meeple_total,
-                                      pack(f.meeples),
-                                      is_marked[root] ? &odds[root] : &kNoOdds,
-                                      open_side_factor[jx][d]};
-      v.active_edges = std::uint8_t(v.active_edges | (active_of[root] != kNotActive) << d);
-      continue;
-    }
-    if (nb.occupied >> d & 1) continue;
+  }
+  v.open.fill(kNoOpen);
+  v.code_near.fill(0);
+  v.occ_near.fill(0);
+  // The sides with a road or city behind them (side_root is set for exactly those).
+  for (unsigned b = kFeatureSides[v.code]; b; b &= b - 1) {
+    const int d = std::countr_zero(b);
+    const int root = side_root[jx][d];
+    const Feature& f = s->feature(root);
+    nb.root_meeples[d] = f.meeple_total;
+    v.edge_feature[d] = EdgeFeature{std::uint16_t(root),
+                                    f.open,
+                                    f.tiles,
+                                    f.pennants,
+                                    f.meeple_total,
+                                    pack(f.meeples),
+                                    is_marked[root] ? &odds[root] : &kNoOdds,
+                                    open_side_factor[jx][d]};
+    v.active_edges = std::uint8_t(v.active_edges | (active_of[root] != kNotActive) << d);
+  }
+  // The empty sides: the open cell there, if any (open_code and occ_of of kNoOpen are 0,
+  // so a side without one has no feature sides to look at).
+  for (unsigned b = ~nb.occupied & 15u; b; b &= b - 1) {
+    const int d = std::countr_zero(b);
     const std::uint8_t j = open_of[step(pl.cell, d)];
-    if (j == kNoOpen) continue;
     v.open[d] = j;
-    skip[d + 1] = j;
-    v.code_near[d] = s->open_cell(j).code;
+    skip[std::size_t(d + 1)] = j;
+    v.code_near[d] = open_code[j];
     v.occ_near[d] = occ_of[j];
-    for (unsigned b = kFeatureSides[v.code_near[d]]; b; b &= b - 1) {
-      const int d2 = std::countr_zero(b);
+    for (unsigned b2 = kFeatureSides[v.code_near[d]]; b2; b2 &= b2 - 1) {
+      const int d2 = std::countr_zero(b2);
       const int r = side_root[j][d2];
       if (active_of[r] != kNotActive)
         v.sides[v.n_sides++] = NearSide{std::uint8_t(d), std::uint8_t(d2), std::uint16_t(r)};
@@ -93,16 +97,10 @@ void Evaluator::load_cell(int type, const Placement& pl) {
     for (int b = 0; b < a; ++b) nb.shared_root |= nb.root[a] >= 0 && nb.root[a] == nb.root[b];
   // Absorbing types at every open cell but this one and those beside it: a type drops
   // out when all the open cells that absorb it are among those.
-  TypeMask skipped = 0;
-  for (const std::uint8_t j : skip)
-    if (j != kNoOpen) skipped |= nofree_of[j];
-  v.nofree_base = nofree_all;
-  for (TypeMask b = skipped; b; b &= b - 1) {
-    const int t = std::countr_zero(b);
-    int here = 0;
-    for (const std::uint8_t j : skip) here += j != kNoOpen && (nofree_of[j] >> t & 1);
-    if (here == nofree_cells[t]) v.nofree_base &= ~(TypeMask(1) << t);
-  }
+  TypeCounts here;
+  for (const std::uint8_t j : skip)  // kNoOpen adds nothing
+    here.add(nofree_of[j]);
+  v.nofree_base = nofree_all & ~here.equal(nofree_cells);
   v.nofree_base_count = unseen.count(v.nofree_base);
   v.n_monasteries = 0;
   for (int i = 0; i < nb.n_near; ++i) {

@@ -67,6 +67,8 @@ inline constexpr auto kFeatureSides = [] {
   return t;
 }();
 
+static_assert(kFeatureSides[0] == 0, "code 0 (no neighbours) has no feature sides");
+
 // kOccupied[code]: the edges of an open cell with a tile behind them.
 inline constexpr auto kOccupied = [] {
   std::array<std::uint8_t, kCodes> t{};
@@ -212,13 +214,19 @@ struct Evaluator {
   UnseenCounts unseen;
   Factor* factor_row = nullptr;
   std::array<std::uint8_t, kCells> open_of;
-  std::array<std::uint8_t, kMaxOpen> occ_of{};          // per open cell: sides on occupied features
-  std::array<TypeMask, kMaxOpen> nofree_of{};           // per open cell: no_free of it
-  std::array<std::uint8_t, kTileTypes> nofree_cells{};  // per type: open cells absorbing it
+  // Per open cell: its sides on occupied features, and its code; both 0 at kNoOpen.
+  std::array<std::uint8_t, kNoOpen + 1> occ_of{};
+  std::array<std::uint8_t, kNoOpen + 1> open_code{};
+  // Per open cell: no_free of it; nofree_of[kNoOpen] stays 0 (no cell absorbs nothing).
+  std::array<TypeMask, kNoOpen + 1> nofree_of{};
+  TypeCounts nofree_cells;  // per type: open cells absorbing it
   TypeMask nofree_all = 0;
-  std::array<std::int16_t, kCodes * 4> closers_cache;  // -1: not known this turn
   std::array<std::int16_t, kCodes> fit_cache;
-  std::array<const Factor*, kCodes * 4> side_cache;  // side_factor(code, d); nullptr: not known
+  // side_factor(code, d); nullptr: not known this turn. Only the entries in side_set are
+  // not null (end_turn resets them: a turn uses few of the 1,024).
+  std::array<const Factor*, kCodes * 4> side_cache{};
+  std::array<std::uint16_t, kCodes * 4> side_set;
+  int n_side_set = 0;
   std::array<std::array<std::int16_t, 4>, kMaxOpen> side_root{};
   std::array<std::array<const Factor*, 4>, kMaxOpen> open_side_factor{};  // where side_root is set
   std::array<Odds, kSlots> odds;                     // per feature root, from its open cells
@@ -258,11 +266,7 @@ struct Evaluator {
   // --- chances -----------------------------------------------------------------------
 
   // Unseen tiles that would end the feature on side d of an open cell of this code.
-  int closers(int code, int d) {
-    std::int16_t& c = closers_cache[code * 4 + d];
-    if (c < 0) c = std::int16_t(unseen.count(kCloses[code][d]));
-    return c;
-  }
+  int closers(int code, int d) const { return unseen.count(kCloses[code][d]); }
   // Unseen tiles that fit an open cell of this code.
   int fit(int code) {
     std::int16_t& c = fit_cache[code];
@@ -288,8 +292,12 @@ struct Evaluator {
   // The factor of side d of an open cell of this code: factor(closers(code, d)), kept
   // for the turn (equal counts give the same factor, so two sides compare by address).
   const Factor& side_factor(int code, int d) {
-    const Factor*& f = side_cache[std::size_t(code * 4 + d)];
-    if (!f) f = &factor(closers(code, d));
+    const std::size_t i = std::size_t(code * 4 + d);
+    const Factor*& f = side_cache[i];
+    if (!f) {
+      f = &factor(closers(code, d));
+      side_set[std::size_t(n_side_set++)] = std::uint16_t(i);
+    }
     return *f;
   }
 
@@ -331,16 +339,20 @@ struct Evaluator {
     const int points = kind == SegKind::road   ? tiles
                        : kind == SegKind::city ? 2 * (tiles + pennants)
                                                : 9;
+    // Over every colour slot without branches: colours past k hold no meeples (and an
+    // award of 0), so they are never in the majority.
     int most = 0;
-    for (int i = 0; i < k; ++i) most = std::max<int>(most, meeples[i]);
+    for (int i = 0; i < kMaxColors; ++i) most = std::max<int>(most, meeples[i]);
     double a = 0;
     int shared = -1;
-    for (int i = 0; i < k; ++i)
-      if (meeples[i] == most) {
-        c.majority = std::uint8_t(c.majority | 1u << i);
-        a = std::max(a, award[i]);
-        ++shared;
-      }
+    unsigned majority = 0;
+    for (int i = 0; i < kMaxColors; ++i) {
+      const bool in = meeples[i] == most;
+      majority |= unsigned(in) << i;
+      a = std::max(a, award[i] * double(in));  // awards are finite and >= 0
+      shared += in;
+    }
+    c.majority = std::uint8_t(majority);
     a *= 1 + w.share * shared;
     const double* q = qpow[int(kind)].data();
     c.gain = points_odds(o, q) * a * points;

@@ -139,7 +139,7 @@ void Evaluator::placement(int type, const Placement& pl, Emit&& emit) {
   if (cell.n_monasteries) expect_monasteries(o);
   if (cell.n_sides) expect_neighbour_cells(o);
   pv.expect = pend;
-  for (int c = 0; c < k; ++c) pv.expect[c] += delta.points[c];
+  for (int c = 0; c < kMaxColors; ++c) pv.expect[c] += delta.points[c];  // past k: unused
   pv.returns = ret + delta.returns;
   pv.sink = sink_placement(w.sink, *s, e);
   pv.ends = e.free_mask != 0 && !has_meeple && tiles_left > 0;

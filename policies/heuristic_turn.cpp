@@ -18,6 +18,7 @@ void Evaluator::begin_turn(const State& st) {
   absorb_w = absorb_weight(w, st.supply(next) == 0);
   factor_row = &factors[std::size_t(tiles_left * (kMaxTiles + 1))];
   const int low = st.lowest_score();
+  award.fill(0);  // colours past k: see contrib()
   for (int c = 0; c < k; ++c) {
     double& a = awards[std::size_t(st.score(c) - low)];
     if (a < 0) a = std::exp(-(st.score(c) - low) / w.balance);
@@ -36,14 +37,13 @@ void Evaluator::begin_turn(const State& st) {
     }
   }
   unseen.load(st);
-  std::memset(closers_cache.data(), 0xFF, sizeof closers_cache);  // all -1
-  std::memset(fit_cache.data(), 0xFF, sizeof fit_cache);
-  side_cache.fill(nullptr);
+  std::memset(fit_cache.data(), 0xFF, sizeof fit_cache);  // all -1
   n_marked = 0;
   for (int j = 0; j < st.open_count(); ++j) {
     const OpenCell& oc = st.open_cell(j);
     open_of[oc.cell] = std::uint8_t(j);
     occ_of[j] = 0;
+    open_code[j] = oc.code;
     side_root[j].fill(kNoRoot);
     for (unsigned b = kFeatureSides[oc.code]; b; b &= b - 1) {
       const int d = std::countr_zero(b);
@@ -58,12 +58,12 @@ void Evaluator::begin_turn(const State& st) {
     }
   }
   nofree_all = 0;
-  nofree_cells.fill(0);
+  nofree_cells = TypeCounts{};
   for (int j = 0; j < st.open_count(); ++j) {
     const TypeMask m = no_free[st.open_cell(j).code][occ_of[j]];
     nofree_of[j] = m;
     nofree_all |= m;
-    for (TypeMask b = m; b; b &= b - 1) ++nofree_cells[std::size_t(std::countr_zero(b))];
+    nofree_cells.add(m);
   }
   n_active = 0;
   n_monasteries = 0;
@@ -97,6 +97,8 @@ void Evaluator::begin_turn(const State& st) {
 }
 
 void Evaluator::end_turn() {
+  for (int i = 0; i < n_side_set; ++i) side_cache[side_set[std::size_t(i)]] = nullptr;
+  n_side_set = 0;
   for (int j = 0; j < s->open_count(); ++j) open_of[s->open_cell(j).cell] = kNoOpen;
   for (int i = 0; i < n_marked; ++i) is_marked[marked[i]] = false;
   for (int i = 0; i < n_active; ++i) active_of[active[i].root] = kNoOpen;

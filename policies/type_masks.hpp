@@ -59,6 +59,31 @@ inline constexpr auto kFitMask = [] {
 using NoFreeTable = std::array<std::array<TypeMask, 16>, kCodes>;
 const NoFreeTable& no_free_table();
 
+// A count per tile type, as bit planes (bit t of plane i: bit i of type t's count), so
+// that adding a type mask is a few ands and xors. A count that reaches 16 is only known
+// to be that large.
+class TypeCounts {
+ public:
+  void add(TypeMask m) {
+    for (TypeMask& p : plane_) {
+      const TypeMask carry = p & m;
+      p ^= m;
+      m = carry;
+    }
+    over_ |= m;
+  }
+  // The types whose counts are equal in both (and below 16).
+  TypeMask equal(const TypeCounts& o) const {
+    TypeMask differ = over_ | o.over_;
+    for (std::size_t i = 0; i < plane_.size(); ++i) differ |= plane_[i] ^ o.plane_[i];
+    return ~differ;
+  }
+
+ private:
+  std::array<TypeMask, 4> plane_{};
+  TypeMask over_ = 0;  // types that reached 16
+};
+
 // The types of the unseen tiles, and of those that fit some open cell now: a drawn tile
 // whose type is in unseen & ~placeable would be discarded.
 inline TypeMask unseen_types(const State& s) {

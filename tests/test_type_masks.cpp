@@ -3,6 +3,9 @@
 // of seeded games.
 #include <doctest/doctest.h>
 
+#include <array>
+#include <cstdint>
+
 #include "core/turn.hpp"
 #include "policies/lookahead.hpp"
 #include "policies/type_masks.hpp"
@@ -64,4 +67,42 @@ TEST_CASE("type masks: discards, fits and unseen counts by ands, against loops")
   }
   CHECK(positions > 500);
   CHECK(discarding > 0);  // some positions where a type would be discarded
+}
+
+TEST_CASE("type masks: counts per type as bit planes, against plain counters") {
+  // Masks drawn from a fixed generator, every third one all types: counts from 0 to past
+  // 16, compared type by type.
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;
+  auto next = [&x] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return TypeMask(x) & ((TypeMask(1) << kTileTypes) - 1);
+  };
+  int over16 = 0;
+  for (int round = 0; round < 200; ++round) {
+    TypeCounts a, b;
+    std::array<int, kTileTypes> ca{}, cb{};
+    const int adds_a = round % 40, adds_b = (round * 7) % 20;
+    for (int i = 0; i < adds_a; ++i) {
+      const TypeMask m = i % 3 ? next() : (TypeMask(1) << kTileTypes) - 1;
+      a.add(m);
+      for (int t = 0; t < kTileTypes; ++t) ca[t] += m >> t & 1;
+    }
+    // b starts as a copy of a's first masks half the time, so that equal counts occur.
+    if (round % 2) {
+      b = a;
+      cb = ca;
+    }
+    for (int i = 0; i < adds_b % 4; ++i) {
+      const TypeMask m = next();
+      b.add(m);
+      for (int t = 0; t < kTileTypes; ++t) cb[t] += m >> t & 1;
+    }
+    const TypeMask eq = a.equal(b);
+    over16 += ca[0] >= 16;
+    for (int t = 0; t < kTileTypes; ++t)
+      CHECK(bool(eq >> t & 1) == (ca[t] == cb[t] && ca[t] < 16));
+  }
+  CHECK(over16 > 10);  // the saturated counts were exercised
 }
