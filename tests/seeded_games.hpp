@@ -6,6 +6,7 @@
 #include <span>
 
 #include "core/turn.hpp"
+#include "policies/lookahead.hpp"
 #include "policies/policy.hpp"
 #include "sim/driver/deal.hpp"
 
