@@ -223,7 +223,7 @@ struct Evaluator {
   TypeMask nofree_all = 0;
   std::array<std::int16_t, kCodes> fit_cache;
   // side_factor(code, d); nullptr: not known this turn. Only the entries in side_set are
-  // not null (end_turn resets them: a turn uses few of the 1,024).
+  // not null (begin_turn resets them: a turn uses few of the 1,024).
   std::array<const Factor*, kCodes * 4> side_cache{};
   std::array<std::uint16_t, kCodes * 4> side_set;
   int n_side_set = 0;

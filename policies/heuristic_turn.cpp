@@ -38,6 +38,8 @@ void Evaluator::begin_turn(const State& st) {
   }
   unseen.load(st);
   std::memset(fit_cache.data(), 0xFF, sizeof fit_cache);  // all -1
+  for (int i = 0; i < n_side_set; ++i) side_cache[side_set[std::size_t(i)]] = nullptr;
+  n_side_set = 0;
   n_marked = 0;
   for (int j = 0; j < st.open_count(); ++j) {
     const OpenCell& oc = st.open_cell(j);
@@ -97,8 +99,6 @@ void Evaluator::begin_turn(const State& st) {
 }
 
 void Evaluator::end_turn() {
-  for (int i = 0; i < n_side_set; ++i) side_cache[side_set[std::size_t(i)]] = nullptr;
-  n_side_set = 0;
   for (int j = 0; j < s->open_count(); ++j) open_of[s->open_cell(j).cell] = kNoOpen;
   for (int i = 0; i < n_marked; ++i) is_marked[marked[i]] = false;
   for (int i = 0; i < n_active; ++i) active_of[active[i].root] = kNoOpen;
