@@ -72,9 +72,9 @@ State State::initial(const Config& cfg) {
 
 namespace {
 // Copies the first `count` elements of src, in 32-byte blocks of constant size (inlined
-// moves, not a library call per array: the prefixes are short and the calls' fixed cost
-// dominated copy_from). The last block may copy a few elements beyond the prefix: they
-// are unused in both States.
+// moves, not a library call: for the short tile and open-cell lists the call's fixed cost
+// dominated). The last block may copy a few elements beyond the prefix: they are unused
+// in both States.
 template <class T, std::size_t N>
 void copy_prefix(std::array<T, N>& dst, const std::array<T, N>& src, std::size_t count) {
   static_assert(std::is_trivially_copyable_v<T>);
@@ -97,11 +97,13 @@ void State::copy_from(const State& o) {
   for (int j = 0; j < mine_open; ++j) cell_[open_[j].cell] = kEmpty;
   for (int i = 0; i < theirs; ++i) cell_[o.tiles_[i].cell] = std::uint8_t(i);
   for (int j = 0; j < theirs_open; ++j) cell_[o.open_[j].cell] = std::uint8_t(kOpenBase + j);
-  // The tiles, their slots and features, the open cells: the used prefixes.
-  const std::size_t slots = std::size_t(theirs) * kMaxSegs;
+  // The tiles, the open cells, and the tiles' slots with their features: the used
+  // prefixes. The slots (64 bytes a tile) by the library's memcpy, which moves them in the
+  // processor's widest vectors (chosen at run time).
   copy_prefix(tiles_, o.tiles_, std::size_t(theirs));
   copy_prefix(open_, o.open_, std::size_t(theirs_open));
-  copy_prefix(slot_, o.slot_, slots);
+  std::memcpy(static_cast<void*>(slot_.data()), o.slot_.data(),
+              std::size_t(theirs) * kMaxSegs * sizeof(Slot));
   // Everything else is small and at the end of the object.
   std::memcpy(static_cast<void*>(&scores_), &o.scores_, sizeof(State) - offsetof(State, scores_));
 }
