@@ -192,7 +192,8 @@ class State {
   int meeples_on_board(int c) const { return meeples_ - supply_[c]; }
 
   // Makes this State equal to `o`, copying only what is in use: the tiles placed, their
-  // features and the open cells, and rewriting only the board cells either State uses.
+  // features and the open cells, and rewriting only the board cells either State uses,
+  // less those of the first tiles both hold alike (tiles never change once placed).
   // For look-ahead that copies a State again and again (a plain assignment copies every
   // byte of sizeof(State)). This State must hold a game (from initial(), a copy, or the
   // default constructor, which makes an empty board), not raw memory.
@@ -229,6 +230,15 @@ class State {
   void remove_open(int cell);
   int merge(int a, int b);  // returns the surviving root
 
+  // Per slot (tile * kMaxSegs + segment): its root (union-find), the next slot of its
+  // feature (a cycle), and the feature's state (valid at roots). One array, so that
+  // copy_from copies one block; first and 64-byte aligned, so that its 16-byte slots (and
+  // a tile's four) never straddle a cache line, in any two States.
+  struct Slot {
+    std::uint16_t feat, next;
+    Feature f;
+  };
+  alignas(64) std::array<Slot, kSlots> slot_;
   // Tile index, kOpenBase + open index, or kEmpty. Only the cells of tiles_[0, n_tiles_)
   // and open_[0, n_open_) are not kEmpty (copy_from relies on it).
   std::array<std::uint8_t, kCells> cell_ = [] {
@@ -238,14 +248,6 @@ class State {
   }();
   std::array<PlacedTile, kMaxTiles> tiles_;
   std::array<OpenCell, kMaxOpen> open_;
-  // Per slot (tile * kMaxSegs + segment): its root (union-find), the next slot of its
-  // feature (a cycle), and the feature's state (valid at roots). One array, so that
-  // copy_from copies one block.
-  struct Slot {
-    std::uint16_t feat, next;
-    Feature f;
-  };
-  std::array<Slot, kSlots> slot_;
   // From here to the end: small members, which copy_from copies as one block.
   std::array<std::int16_t, kMaxColors> scores_;
   std::array<std::uint8_t, kMaxColors> supply_;
