@@ -71,37 +71,62 @@ State State::initial(const Config& cfg) {
 }
 
 namespace {
-// Copies the first `count` elements of src, in 32-byte blocks of constant size (inlined
-// moves, not a library call: for the short tile and open-cell lists the call's fixed cost
-// dominated). The last block may copy a few elements beyond the prefix: they are unused
-// in both States.
+// Copies elements [first, end) of src, in 32-byte blocks of constant size (inlined moves,
+// not a library call: for the short tile and open-cell lists the call's fixed cost
+// dominated). The last block may copy a few elements beyond `end`: they are unused in
+// both States.
 template <class T, std::size_t N>
-void copy_prefix(std::array<T, N>& dst, const std::array<T, N>& src, std::size_t count) {
+void copy_range(std::array<T, N>& dst, const std::array<T, N>& src, std::size_t first,
+                std::size_t end) {
   static_assert(std::is_trivially_copyable_v<T>);
   constexpr std::size_t kBlock = 32, kSize = sizeof(T) * N;
   auto* d = reinterpret_cast<unsigned char*>(dst.data());
   const auto* s = reinterpret_cast<const unsigned char*>(src.data());
-  const std::size_t bytes = sizeof(T) * count;
-  std::size_t i = 0;
+  const std::size_t bytes = sizeof(T) * end;
+  std::size_t i = sizeof(T) * first;
   for (; i < bytes && i + kBlock <= kSize; i += kBlock) std::memcpy(d + i, s + i, kBlock);
   for (; i < bytes; ++i) d[i] = s[i];
+}
+
+// How many of the first n tiles of a and b are equal, in order; compared as 8-byte words,
+// two tiles a step while they agree.
+static_assert(sizeof(PlacedTile) == 8 && std::has_unique_object_representations_v<PlacedTile>);
+int shared_tiles(const PlacedTile* a, const PlacedTile* b, int n) {
+  int i = 0;
+  for (; i + 2 <= n; i += 2) {
+    std::uint64_t x[2], y[2];
+    std::memcpy(x, a + i, sizeof x);
+    std::memcpy(y, b + i, sizeof y);
+    if (((x[0] ^ y[0]) | (x[1] ^ y[1])) != 0) break;
+  }
+  for (; i < n; ++i) {  // at most two: the pair that differed, or the last tile
+    std::uint64_t x, y;
+    std::memcpy(&x, a + i, sizeof x);
+    std::memcpy(&y, b + i, sizeof y);
+    if (x != y) break;
+  }
+  return i;
 }
 }  // namespace
 
 void State::copy_from(const State& o) {
   if (this == &o) return;
-  // The board: this State's cells emptied, then o's written (both lists are short). The
-  // counts are read once: stores through cell_ (bytes) could alias them.
+  // Tiles never change once placed: the first tiles both States hold alike (a look-ahead
+  // copying its root again, a later State of the same game) have their cells set already
+  // and need no copy. Of the other cells, this State's are emptied, then o's written (the
+  // lists are short). The counts are read once: stores through cell_ (bytes) could alias
+  // them.
   const int mine = n_tiles_, mine_open = n_open_, theirs = o.n_tiles_, theirs_open = o.n_open_;
-  for (int i = 0; i < mine; ++i) cell_[tiles_[i].cell] = kEmpty;
+  const int same = shared_tiles(tiles_.data(), o.tiles_.data(), std::min(mine, theirs));
+  for (int i = same; i < mine; ++i) cell_[tiles_[i].cell] = kEmpty;
   for (int j = 0; j < mine_open; ++j) cell_[open_[j].cell] = kEmpty;
-  for (int i = 0; i < theirs; ++i) cell_[o.tiles_[i].cell] = std::uint8_t(i);
+  for (int i = same; i < theirs; ++i) cell_[o.tiles_[i].cell] = std::uint8_t(i);
   for (int j = 0; j < theirs_open; ++j) cell_[o.open_[j].cell] = std::uint8_t(kOpenBase + j);
   // The tiles, the open cells, and the tiles' slots with their features: the used
   // prefixes. The slots (64 bytes a tile) by the library's memcpy, which moves them in the
   // processor's widest vectors (chosen at run time).
-  copy_prefix(tiles_, o.tiles_, std::size_t(theirs));
-  copy_prefix(open_, o.open_, std::size_t(theirs_open));
+  copy_range(tiles_, o.tiles_, std::size_t(same), std::size_t(theirs));
+  copy_range(open_, o.open_, 0, std::size_t(theirs_open));
   std::memcpy(static_cast<void*>(slot_.data()), o.slot_.data(),
               std::size_t(theirs) * kMaxSegs * sizeof(Slot));
   // Everything else is small and at the end of the object.

@@ -190,7 +190,8 @@ class State {
   int meeples_on_board(int c) const { return meeples_ - supply_[c]; }
 
   // Makes this State equal to `o`, copying only what is in use: the tiles placed, their
-  // features and the open cells, and rewriting only the board cells either State uses.
+  // features and the open cells, and rewriting only the board cells either State uses,
+  // less those of the first tiles both hold alike (tiles never change once placed).
   // For look-ahead that copies a State again and again (a plain assignment copies every
   // byte of sizeof(State)). This State must hold a game (from initial(), a copy, or the
   // default constructor, which makes an empty board), not raw memory.
