@@ -339,20 +339,16 @@ struct Evaluator {
     const int points = kind == SegKind::road   ? tiles
                        : kind == SegKind::city ? 2 * (tiles + pennants)
                                                : 9;
-    // Over every colour slot without branches: colours past k hold no meeples (and an
-    // award of 0), so they are never in the majority.
     int most = 0;
-    for (int i = 0; i < kMaxColors; ++i) most = std::max<int>(most, meeples[i]);
+    for (int i = 0; i < k; ++i) most = std::max<int>(most, meeples[i]);
     double a = 0;
     int shared = -1;
-    unsigned majority = 0;
-    for (int i = 0; i < kMaxColors; ++i) {
-      const bool in = meeples[i] == most;
-      majority |= unsigned(in) << i;
-      a = std::max(a, award[i] * double(in));  // awards are finite and >= 0
-      shared += in;
-    }
-    c.majority = std::uint8_t(majority);
+    for (int i = 0; i < k; ++i)
+      if (meeples[i] == most) {
+        c.majority = std::uint8_t(c.majority | 1u << i);
+        a = std::max(a, award[i]);
+        ++shared;
+      }
     a *= 1 + w.share * shared;
     const double* q = qpow[int(kind)].data();
     c.gain = points_odds(o, q) * a * points;

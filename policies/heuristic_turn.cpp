@@ -18,7 +18,6 @@ void Evaluator::begin_turn(const State& st) {
   absorb_w = absorb_weight(w, st.supply(next) == 0);
   factor_row = &factors[std::size_t(tiles_left * (kMaxTiles + 1))];
   const int low = st.lowest_score();
-  award.fill(0);  // colours past k: see contrib()
   for (int c = 0; c < k; ++c) {
     double& a = awards[std::size_t(st.score(c) - low)];
     if (a < 0) a = std::exp(-(st.score(c) - low) / w.balance);
