@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/turn.hpp"
+#include "policies/heuristic.hpp"
 #include "policies/lookahead.hpp"
 #include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"
@@ -343,6 +344,46 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
          }
          return std::uint64_t(late.snapshots.size());
        })});
+
+  // What `heuristic` and the look-ahead policies pay per candidate move: the evaluator's
+  // value of every (placement, meeple) option of the tile drawn, in the States of
+  // heuristic games as the policy sees them (the tile drawn).
+  {
+    std::vector<State> drawn;
+    std::vector<int> type_of;
+    std::vector<std::vector<Placement>> legal_of;
+    for (std::size_t i = 0; i < late.snapshots.size(); ++i) {
+      State s = late.snapshots[i];
+      s.draw(late.snapshot_type[i]);
+      std::vector<Placement> lp(kMaxPlacements);
+      lp.resize(std::size_t(s.legal_placements(late.snapshot_type[i], lp.data())));
+      if (lp.empty()) continue;  // a discard: nothing to evaluate
+      drawn.push_back(s);
+      type_of.push_back(late.snapshot_type[i]);
+      legal_of.push_back(std::move(lp));
+    }
+    HeuristicEvaluator eval{HeuristicWeights{}};
+    std::vector<ScoredMove> moves(kMaxMoves);
+    Rng unused(1, 0, Stream::search);
+    std::uint64_t candidates = 0;
+    auto batch = [&] {
+      std::uint64_t n = 0;
+      for (std::size_t i = 0; i < drawn.size(); ++i) {
+        n += std::uint64_t(eval.evaluate(drawn[i], type_of[i], legal_of[i],
+                                         moves.data(), unused));
+        keep(moves);
+      }
+      candidates = n;
+      return n;
+    };
+    MicroFigure f{"heuristic evaluation", "ns", "", time_per_op(o.reps, kMinSeconds, batch)};
+    appendf(f.what,
+            "per candidate move (placement and meeple option) of the tile drawn, over %zu "
+            "States of heuristic games (mean %.1f candidates, %.0f ns per decision)",
+            drawn.size(), double(candidates) / double(drawn.size()),
+            f.samples.median() * double(candidates) / double(drawn.size()));
+    add(std::move(f));
+  }
 
   // What policies/mc.cpp does per rollout: a copy of the State, the unseen tiles
   // re-dealt, the rollout policy to the end, turns scored in the look-ahead order
