@@ -362,27 +362,29 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
       type_of.push_back(late.snapshot_type[i]);
       legal_of.push_back(std::move(lp));
     }
-    HeuristicEvaluator eval{HeuristicWeights{}};
-    std::vector<ScoredMove> moves(kMaxMoves);
-    Rng unused(1, 0, Stream::search);
-    std::uint64_t candidates = 0;
-    auto batch = [&] {
-      std::uint64_t n = 0;
-      for (std::size_t i = 0; i < drawn.size(); ++i) {
-        n += std::uint64_t(eval.evaluate(drawn[i], type_of[i], legal_of[i],
-                                         moves.data(), unused));
-        keep(moves);
-      }
-      candidates = n;
-      return n;
-    };
-    MicroFigure f{"heuristic evaluation", "ns", "", time_per_op(o.reps, kMinSeconds, batch)};
-    appendf(f.what,
-            "per candidate move (placement and meeple option) of the tile drawn, over %zu "
-            "States of heuristic games (mean %.1f candidates, %.0f ns per decision)",
-            drawn.size(), double(candidates) / double(drawn.size()),
-            f.samples.median() * double(candidates) / double(drawn.size()));
-    add(std::move(f));
+    if (!drawn.empty()) {  // empty only if no recorded turn placed a tile
+      HeuristicEvaluator eval{HeuristicWeights{}};
+      std::vector<ScoredMove> moves(kMaxMoves);
+      Rng unused(1, 0, Stream::search);
+      std::uint64_t candidates = 0;
+      auto batch = [&] {
+        std::uint64_t n = 0;
+        for (std::size_t i = 0; i < drawn.size(); ++i) {
+          n += std::uint64_t(eval.evaluate(drawn[i], type_of[i], legal_of[i],
+                                           moves.data(), unused));
+          keep(moves);
+        }
+        candidates = n;
+        return n;
+      };
+      MicroFigure f{"heuristic evaluation", "ns", "", time_per_op(o.reps, kMinSeconds, batch)};
+      appendf(f.what,
+              "per candidate move (placement and meeple option) of the tile drawn, over %zu "
+              "States of heuristic games (mean %.1f candidates, %.0f ns per decision)",
+              drawn.size(), double(candidates) / double(drawn.size()),
+              f.samples.median() * double(candidates) / double(drawn.size()));
+      add(std::move(f));
+    }
   }
 
   // What policies/mc.cpp does per rollout: a copy of the State, the unseen tiles
