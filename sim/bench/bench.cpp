@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -237,6 +238,44 @@ Samples time_per_op(int reps, double min_seconds, Batch&& batch) {
   return s;
 }
 
+// What `heuristic` and the look-ahead policies pay per candidate move: the evaluator's
+// value of every (placement, meeple) option of the tile drawn, in the recorded States as
+// the policy sees them (the tile drawn). None when no recorded turn placed a tile.
+std::optional<MicroFigure> heuristic_evaluation(const Recording& rec, int reps,
+                                                double min_seconds) {
+  struct Decision {
+    State state;
+    int type;
+    std::vector<Placement> legal;
+  };
+  std::vector<Decision> decisions;
+  for (std::size_t i = 0; i < rec.snapshots.size(); ++i) {
+    Decision d{rec.snapshots[i], rec.snapshot_type[i], std::vector<Placement>(kMaxPlacements)};
+    d.state.draw(d.type);
+    d.legal.resize(std::size_t(d.state.legal_placements(d.type, d.legal.data())));
+    if (!d.legal.empty()) decisions.push_back(std::move(d));  // empty: a discard
+  }
+  if (decisions.empty()) return std::nullopt;
+  HeuristicEvaluator eval{HeuristicWeights{}};
+  std::vector<ScoredMove> moves(kMaxMoves);
+  Rng unused(1, 0, Stream::search);  // evaluate() draws nothing
+  auto batch = [&] {
+    std::uint64_t n = 0;
+    for (const Decision& d : decisions) {
+      n += std::uint64_t(eval.evaluate(d.state, d.type, d.legal, moves.data(), unused));
+      keep(moves);
+    }
+    return n;
+  };
+  const double per_decision = double(batch()) / double(decisions.size());
+  MicroFigure f{"heuristic evaluation", "ns", "", time_per_op(reps, min_seconds, batch)};
+  appendf(f.what,
+          "per candidate move (placement and meeple option) of the tile drawn, over %zu "
+          "States of heuristic games (mean %.1f candidates, %.0f ns per decision)",
+          decisions.size(), per_decision, f.samples.median() * per_decision);
+  return f;
+}
+
 std::vector<MicroFigure> bench_micro(const BenchOptions& o,
                                      const std::function<void(const std::string&)>& say) {
   constexpr double kMinSeconds = 0.2;
@@ -345,47 +384,7 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
          return std::uint64_t(late.snapshots.size());
        })});
 
-  // What `heuristic` and the look-ahead policies pay per candidate move: the evaluator's
-  // value of every (placement, meeple) option of the tile drawn, in the States of
-  // heuristic games as the policy sees them (the tile drawn).
-  {
-    std::vector<State> drawn;
-    std::vector<int> type_of;
-    std::vector<std::vector<Placement>> legal_of;
-    for (std::size_t i = 0; i < late.snapshots.size(); ++i) {
-      State s = late.snapshots[i];
-      s.draw(late.snapshot_type[i]);
-      std::vector<Placement> lp(kMaxPlacements);
-      lp.resize(std::size_t(s.legal_placements(late.snapshot_type[i], lp.data())));
-      if (lp.empty()) continue;  // a discard: nothing to evaluate
-      drawn.push_back(s);
-      type_of.push_back(late.snapshot_type[i]);
-      legal_of.push_back(std::move(lp));
-    }
-    if (!drawn.empty()) {  // empty only if no recorded turn placed a tile
-      HeuristicEvaluator eval{HeuristicWeights{}};
-      std::vector<ScoredMove> moves(kMaxMoves);
-      Rng unused(1, 0, Stream::search);
-      std::uint64_t candidates = 0;
-      auto batch = [&] {
-        std::uint64_t n = 0;
-        for (std::size_t i = 0; i < drawn.size(); ++i) {
-          n += std::uint64_t(eval.evaluate(drawn[i], type_of[i], legal_of[i],
-                                           moves.data(), unused));
-          keep(moves);
-        }
-        candidates = n;
-        return n;
-      };
-      MicroFigure f{"heuristic evaluation", "ns", "", time_per_op(o.reps, kMinSeconds, batch)};
-      appendf(f.what,
-              "per candidate move (placement and meeple option) of the tile drawn, over %zu "
-              "States of heuristic games (mean %.1f candidates, %.0f ns per decision)",
-              drawn.size(), double(candidates) / double(drawn.size()),
-              f.samples.median() * double(candidates) / double(drawn.size()));
-      add(std::move(f));
-    }
-  }
+  if (auto f = heuristic_evaluation(late, o.reps, kMinSeconds)) add(std::move(*f));
 
   // What policies/mc.cpp does per rollout: a copy of the State, the unseen tiles
   // re-dealt, the rollout policy to the end, turns scored in the look-ahead order
