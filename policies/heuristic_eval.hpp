@@ -217,7 +217,7 @@ struct Evaluator {
   // Per open cell: its sides on occupied features, and its code; both 0 at kNoOpen.
   std::array<std::uint8_t, kNoOpen + 1> occ_of{};
   std::array<std::uint8_t, kNoOpen + 1> open_code{};
-  // Per open cell: no_free of it; nofree_of[kNoOpen] stays 0 (no cell absorbs nothing).
+  // Per open cell: no_free of it; nofree_of[kNoOpen] stays 0 (no cell there: nothing absorbed).
   std::array<TypeMask, kNoOpen + 1> nofree_of{};
   TypeCounts nofree_cells;  // per type: open cells absorbing it
   TypeMask nofree_all = 0;

@@ -100,12 +100,13 @@ void Evaluator::begin_turn(const State& st) {
 void Evaluator::end_turn() {
   for (int j = 0; j < s->open_count(); ++j) open_of[s->open_cell(j).cell] = kNoOpen;
   for (int i = 0; i < n_marked; ++i) is_marked[marked[i]] = false;
-  for (int i = 0; i < n_active; ++i) active_of[active[i].root] = kNoOpen;
+  for (int i = 0; i < n_active; ++i) active_of[active[i].root] = kNotActive;
 }
 
-// A monastery at `mcell`: one open side per empty cell around it, hopeless when one of
-// them is open and no unseen tile fits it. With `pcell` >= 0, as a tile placed there
-// leaves them (that cell is full then), but for the cells beside it (see MonasteryCells).
+// The monastery on tile `m`: one open side per empty cell around it, hopeless when one of
+// them is open and no unseen tile fits it; as a tile placed at `p` leaves them (that cell
+// is full then), but for the cells beside it (see MonasteryCells). A placement far away
+// (kFar) leaves them as they are.
 MonasteryCells Evaluator::monastery_cells(const PlacedTile& m, const Placement& p) {
   MonasteryCells cells;
   for (int d = 0; d < 8; ++d) {
