@@ -33,7 +33,8 @@ class Results(dict):
     (games x colours), tiles_placed, discards, end_reason (strings), end_reason_code,
     goals (games x 14 booleans, columns in GOAL_IDS order); for compare and sweep, a list
     of such dicts, one per entry of the document's "runs". None with arrays=False (the
-    arrays take 48 bytes per game and run).
+    arrays take 107 bytes per game and run at 3 colours, 4 more per extra colour; 60 of
+    them are the end_reason strings).
     """
     games = None
 
