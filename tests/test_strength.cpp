@@ -60,6 +60,7 @@ TEST_CASE("strength: mc beats heuristic") {
 
 // The cheap setting of README's table against mc at a budget of similar cost.
 TEST_CASE("strength: search beats mc") {
-  check_stronger("mc:rollouts=4", "search:candidates=10,beam=3,rollouts=8,turns=4,halving=0",
+  check_stronger("mc:rollouts=4",
+                 "search:candidates=10,filter=0,beam=8,rollouts=10,turns=3,halving=0",
                  {3, 4}, 40);
 }
