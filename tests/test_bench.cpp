@@ -60,6 +60,19 @@ TEST_CASE("bench: games per second on 1 and all threads, for each policy asked")
   CHECK(j["options"]["threads"] == 2);
   CHECK(r.table().find("random/as-found") != std::string::npos);
   CHECK(r.markdown().find("| `random` / `as-found` |") != std::string::npos);
+  CHECK(r.table().find("2 threads") != std::string::npos);
+  CHECK(r.markdown().find("| 2 threads |") != std::string::npos);
+}
+
+TEST_CASE("bench: one thread asked is headed \"1 thread\", not \"1 threads\"") {
+  auto o = tiny();
+  o.micro = false;
+  o.reps = 1;
+  o.threads = 1;
+  const auto r = carc::sim::run_bench(o);
+  CHECK(r.table().find("1 threads") == std::string::npos);
+  CHECK(r.markdown().find("1 threads") == std::string::npos);
+  CHECK(r.markdown().find("per CPU-s, 1 thread |") != std::string::npos);
 }
 
 TEST_CASE("bench: every placement with every scoring order asked") {

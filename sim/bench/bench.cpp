@@ -417,6 +417,11 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
 
 // Whole numbers, but two significant digits at least: `search` plays about one game a
 // second, which "%.0f" would print as 1.
+// "1 thread", "2 threads": the head of the all-threads column.
+std::string threads_head(int threads) {
+  return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
 std::string fmt_rate(double v) {
   std::string s;
   appendf(s, v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f", v);
@@ -543,7 +548,7 @@ std::string BenchReport::table() const {
   appendf(s, "machine: %s, %d logical CPUs; %s\n", cpu.c_str(), logical_cpus, compiler.c_str());
   appendf(s, "medians of %d repetitions [best]\n", options.reps);
   if (!policies.empty()) {
-    const std::string all_head = std::to_string(options.threads) + " threads";
+    const std::string all_head = threads_head(options.threads);
     appendf(s, "\n%-26s %8s %6s %6s %18s %18s %8s %18s\n", "games/s placement/scoring", "games",
             "tiles", "mean", "1 thread", all_head.c_str(), "scaling", "per CPU-s 1 / all");
     for (const auto& f : policies) {
@@ -578,9 +583,9 @@ std::string BenchReport::markdown() const {
                "time of all threads, less disturbed by other programs).\n\n"
                "Tiles placed and mean result: of the games of the first one-thread repetition.\n\n"
                "| placement / scoring | games per repetition | tiles placed | mean result | "
-               "1 thread | %d threads | scaling | per CPU-s, 1 thread | per CPU-s, %d threads |\n"
+               "1 thread | %s | scaling | per CPU-s, 1 thread | per CPU-s, %s |\n"
                "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-            options.threads, options.threads);
+            threads_head(options.threads).c_str(), threads_head(options.threads).c_str());
     for (const auto& f : policies)
       appendf(s, "| `%s` / `%s` | %llu | %.1f | %.2f | %s [%s] | %s [%s] | %.2fx | %s | %s |\n",
               f.label.c_str(), f.scoring.c_str(), static_cast<unsigned long long>(f.games),
