@@ -415,13 +415,13 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
   return out;
 }
 
-// Whole numbers, but two significant digits at least: `search` plays about one game a
-// second, which "%.0f" would print as 1.
 // "1 thread", "2 threads": the head of the all-threads column.
 std::string threads_head(int threads) {
   return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
 }
 
+// Whole numbers, but two significant digits at least: `search` plays about one game a
+// second, which "%.0f" would print as 1.
 std::string fmt_rate(double v) {
   std::string s;
   appendf(s, v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f", v);
