@@ -5,13 +5,16 @@
 // tiles among the 8 cells around: a compact board finishes monasteries and features).
 //
 // Only a move that completes something can change the scores or the supplies this turn,
-// and placement_analysis tells which those are without copying the State (most at a glance:
-// no segment of the tile is enclosed by tiles); only they are played on a copy (scored with the registry's "best" order). Every other move has the
-// outcome of "nothing scored", which needs no copy at all.
+// and placement_analysis tells which those are (most at a glance: no segment of the tile is
+// enclosed by tiles). Their outcome is read off the analysis, scored in the `best` order
+// (turn_scoring.hpp, move_outcome); every other move has the outcome of "nothing scored".
+// No move is played on a copy of the State.
+#include <algorithm>
 #include <bit>
 
-#include "policies/lookahead.hpp"
 #include "policies/placement_analysis.hpp"
+#include "policies/policy.hpp"
+#include "policies/turn_scoring.hpp"
 
 namespace carc {
 namespace {
@@ -30,9 +33,19 @@ Outcome outcome_of(const State& s, bool alive) {
   return o;
 }
 
+// The same of the scores and supplies move_outcome gives.
+Outcome outcome_of(const Scores& score, const Scores& supply, int colors, bool alive) {
+  Outcome o{*std::min_element(score.begin(), score.begin() + colors), 0, alive, 0, 0};
+  for (int c = 0; c < colors; ++c) {
+    o.total += score[c];
+    o.supply += supply[c];
+  }
+  return o;
+}
+
 class Greedy final : public PlacementPolicy {
  public:
-  explicit Greedy(bool snug) : snug_(snug), scoring_(make_lookahead_scoring()) {}
+  explicit Greedy(bool snug) : snug_(snug) {}
 
   Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
     const State& s = obs.state();
@@ -63,9 +76,9 @@ class Greedy final : public PlacementPolicy {
         o.alive = alive;
         o.supply -= m.seg != Move::kNoMeeple;
         if (completes) {
-          scratch_.copy_from(s);
-          apply_move(scratch_, type, m, *scoring_, rng);
-          o = outcome_of(scratch_, alive);
+          Scores score, supply;
+          move_outcome(s, e, nb, m.seg, best_order_, score, supply);
+          o = outcome_of(score, supply, s.colors(), alive);
         }
         o.snug = snug_ ? 8 - nb.empty : 0;
         if (o > best) {
@@ -81,8 +94,7 @@ class Greedy final : public PlacementPolicy {
 
  private:
   bool snug_;
-  std::unique_ptr<ScoringPolicy> scoring_;
-  State scratch_;
+  BestOrder best_order_;
   int n_ties_ = 0;
   std::array<Move, kMaxPlacements * kMaxSegs> ties_;
 };

@@ -420,9 +420,6 @@ struct Evaluator {
   // as they are (cell.nofree_base), at the cells beside this one as the move leaves them;
   // a meeple on a feature adds the sides of those cells on it.
   inline void absorbing(const Oriented& o);
-  // Scores and supplies after the move's turn, exactly as State::place and scoring in the
-  // `best` order leave them.
-  inline void outcome(int seg, Scores& score, Scores& supply);
   // The terms of the option with the meeple on segment `seg` (kNoMeeple: none).
   [[gnu::always_inline]] inline HeuristicTerms terms(int seg);
   // The terms that read the scores and supplies, for a move that completes something.

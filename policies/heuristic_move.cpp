@@ -32,43 +32,6 @@ inline void Evaluator::absorbing(const Oriented& o) {
   pv.absorb_count = cell.nofree_base_count + unseen.count(pv.absorb_mask & ~cell.nofree_base);
 }
 
-// Scores and supplies after the move's turn, exactly as State::place and scoring in the
-// `best` order leave them.
-inline void Evaluator::outcome(int seg, Scores& score, Scores& supply) {
-  TurnScoring t;
-  t.colors = k;
-  for (int c = 0; c < k; ++c) {
-    t.start[c] = s->score(c);
-    supply[c] = s->supply(c) - (c == mover && seg != Move::kNoMeeple);
-  }
-  int relevant = 0;
-  auto completed = [&](int points, const std::array<std::uint8_t, kMaxColors>& meeples) {
-    t.points[t.n] = points;
-    t.majority[t.n] = majority_of(meeples, k);
-    relevant += t.majority[t.n] != 0;
-    ++t.n;
-    for (int c = 0; c < k; ++c) supply[c] += meeples[c];
-  };
-  for (int i = 0; i < e.n_feats; ++i) {
-    const JoinedFeature& f = e.feats[i];
-    if (!f.complete()) continue;
-    std::array<std::uint8_t, kMaxColors> meeples = f.meeples;
-    if (seg != Move::kNoMeeple && (f.segs >> seg & 1)) ++meeples[mover];
-    // The analysis may count a tile twice when it joins several board features.
-    const int tiles = f.n_roots > 1 ? 1 + s->distinct_tiles({f.roots.data(), f.n_roots}) : f.tiles;
-    completed(feature_points(f.kind, tiles, f.pennants), meeples);
-  }
-  for (int i = 0; i < cell.nb.n_near; ++i)
-    if (cell.nb.near[i].open_after == 0) completed(9, s->feature(cell.nb.near[i].root).meeples);
-  std::array<std::uint8_t, kMaxCompleted> order;
-  if (relevant > 1) {
-    best.solve(t, order);
-  } else {  // one feature awards at most: the order does not matter
-    for (int i = 0; i < t.n; ++i) order[i] = std::uint8_t(i);
-  }
-  score_in_order(t, {order.data(), std::size_t(t.n)}, score);
-}
-
 // The terms of the option with the meeple on segment `seg` (kNoMeeple: none).
 inline HeuristicTerms Evaluator::terms(int seg) {
   std::array<double, kMaxColors> p = pv.expect;
@@ -109,7 +72,7 @@ inline HeuristicTerms Evaluator::terms(int seg) {
 void Evaluator::outcome_terms(int seg, const std::array<double, kMaxColors>& p, double r,
                               HeuristicTerms& v) {
   Scores score, supply;
-  outcome(seg, score, supply);
+  move_outcome(*s, e, cell.nb, seg, best, score, supply);
   int in_supply = 0, empties = 0, ones = 0;
   for (int c = 0; c < k; ++c) {
     in_supply += supply[c];

@@ -1,14 +1,15 @@
 // One turn's scoring as a small abstract problem (policies/scoring_orders.cpp says why a
 // turn reduces to it): the scores before the turn's features are scored and, per completed
 // feature in the engine's as-found order, its points and its majority colours. The
-// scoring orders solve it, and the heuristic uses it to know the exact outcome of a move
-// without playing it on a State copy.
+// scoring orders solve it, and `heuristic` and `greedy` use it to know the exact outcome of
+// a move without playing it on a State copy (move_outcome).
 #pragma once
 #include <array>
 #include <cstdint>
 #include <span>
 
 #include "core/state.hpp"
+#include "policies/placement_analysis.hpp"
 
 namespace carc {
 
@@ -79,5 +80,47 @@ class BestOrder {
   std::array<int, kExact> rel_{};        // relevant features' as-found positions
   std::array<int, kPow3[kExact]> memo_;  // best value from a position, -1: not yet known
 };
+
+// Scores and supplies after a move and its turn's scoring in the `best` order, exactly as
+// State::place and scoring in that order leave them, read off the placement's analysis:
+// `e` from analyse_placement (or what gives the same) at the cell `nb` was loaded for,
+// the meeple on segment `seg` (Move::kNoMeeple: none), `s` the State before the move.
+// `best` is the caller's solver (it holds a memo table: one per policy, reused).
+inline void move_outcome(const State& s, const PlacementEffect& e, const CellNeighbours& nb,
+                         int seg, BestOrder& best, Scores& score, Scores& supply) {
+  const int k = s.colors(), mover = s.to_move();
+  TurnScoring t;
+  t.colors = k;
+  for (int c = 0; c < k; ++c) {
+    t.start[c] = s.score(c);
+    supply[c] = s.supply(c) - (c == mover && seg != Move::kNoMeeple);
+  }
+  int relevant = 0;
+  auto completed = [&](int points, const std::array<std::uint8_t, kMaxColors>& meeples) {
+    t.points[t.n] = points;
+    t.majority[t.n] = majority_of(meeples, k);
+    relevant += t.majority[t.n] != 0;
+    ++t.n;
+    for (int c = 0; c < k; ++c) supply[c] += meeples[c];
+  };
+  for (int i = 0; i < e.n_feats; ++i) {
+    const JoinedFeature& f = e.feats[i];
+    if (!f.complete()) continue;
+    std::array<std::uint8_t, kMaxColors> meeples = f.meeples;
+    if (seg != Move::kNoMeeple && (f.segs >> seg & 1)) ++meeples[mover];
+    // The analysis may count a tile twice when it joins several board features.
+    const int tiles = f.n_roots > 1 ? 1 + s.distinct_tiles({f.roots.data(), f.n_roots}) : f.tiles;
+    completed(feature_points(f.kind, tiles, f.pennants), meeples);
+  }
+  for (int i = 0; i < nb.n_near; ++i)
+    if (nb.near[i].open_after == 0) completed(9, s.feature(nb.near[i].root).meeples);
+  std::array<std::uint8_t, kMaxCompleted> order;
+  if (relevant > 1) {
+    best.solve(t, order);
+  } else {  // one feature awards at most: the order does not matter
+    for (int i = 0; i < t.n; ++i) order[i] = std::uint8_t(i);
+  }
+  score_in_order(t, {order.data(), std::size_t(t.n)}, score);
+}
 
 }  // namespace carc

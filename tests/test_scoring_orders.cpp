@@ -20,7 +20,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/turn.hpp"
+#include "policies/lookahead.hpp"
+#include "policies/placement_analysis.hpp"
 #include "policies/policy.hpp"
+#include "policies/turn_scoring.hpp"
 #include "sim/driver/deal.hpp"
 #include "sim/driver/game.hpp"
 #include "tests/scenario.hpp"
@@ -231,6 +234,46 @@ TEST_CASE("scoring orders: Example 3, lowest-first beats as-found") {
   CHECK(after["lowest-first"] == std::vector<int>{4, 6, 7});  // Yellow, Red, Green
   CHECK(after["best"] == std::vector<int>{4, 6, 7});
   CHECK(brute_force_features(p.s, p.done).best == Outcome{4, 17});
+}
+
+// move_outcome, which greedy and the heuristic use instead of playing a move on a copy, on
+// Example 3's move: the scores of the best order, not those of the order as found, and
+// the supplies the engine leaves.
+TEST_CASE("move_outcome: Example 3's move, scored in the best order without a copy") {
+  test::Game g;
+  g.turn("0: A -1 0 3 monastery");
+  g.turn("1: U 1 0 1 road:E,W");
+  g.turn("2: E 1 -1 0 city:N");
+  g.turn("0: A 1 1 3 road:E");
+  g.turn("1: V 2 1 1");
+  g.turn("2: E 2 -1 2 city:S");
+  State s = g.state();
+  const int type = tile_type('L');
+  s.draw(type);
+  Placement legal[kMaxPlacements];
+  const int n = s.legal_placements(type, legal);
+  const Placement* at = std::find_if(legal, legal + n, [](const Placement& q) {
+    return q.x == 2 && q.y == 0 && q.rot == 0;
+  });
+  REQUIRE(at != legal + n);
+  CellNeighbours nb;
+  nb.load(s, *at);
+  PlacementEffect e;
+  analyse_placement(s, type, *at, nb, e);
+  REQUIRE(e.completes);
+  const int seg = test::segment_index(type, 0, "road:E");
+  BestOrder solver;
+  Scores score{}, supply{};
+  move_outcome(s, e, nb, seg, solver, score, supply);
+  CHECK(std::vector<int>(score.begin(), score.begin() + 3) == std::vector<int>{4, 6, 7});
+  State copy = s;
+  auto best = make_scoring_policy("best");
+  Rng rng(7);
+  apply_move(copy, type, Move{*at, std::uint8_t(seg)}, *best, rng);
+  for (int c = 0; c < 3; ++c) {
+    CHECK(score[std::size_t(c)] == copy.score(c));
+    CHECK(supply[std::size_t(c)] == copy.supply(c));
+  }
 }
 
 // Meeples left: colour 0 one (score 5), colour 1 two (score 3), colour 2 one (score 10).
