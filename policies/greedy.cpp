@@ -33,7 +33,7 @@ Outcome outcome_of(const State& s, bool alive) {
   return o;
 }
 
-// The same of the scores and supplies move_outcome gives.
+// The same outcome, from the scores and supplies that move_outcome gives.
 Outcome outcome_of(const Scores& score, const Scores& supply, int colors, bool alive) {
   Outcome o{*std::min_element(score.begin(), score.begin() + colors), 0, alive, 0, 0};
   for (int c = 0; c < colors; ++c) {
