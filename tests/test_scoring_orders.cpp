@@ -205,18 +205,23 @@ TEST_CASE("scoring orders: lowest-first and best are registered and listed") {
   }
 }
 
-// Example 3 of the seed text: one tile completes Yellow's road (3 points), Green's city
-// (4) and Red's road (4), with Yellow lowest. Colour 0 is Yellow (score 1), 1 Red (2),
-// 2 Green (3). Lowest-first scores Yellow, then Red (now lowest), then Green; as found,
-// Green's city comes first, while Yellow is lowest, and scores nothing.
-TEST_CASE("scoring orders: Example 3, lowest-first beats as-found") {
-  test::Game g;
+// Plays the board of Example 3, up to Yellow's placing L.
+void play_example3(test::Game& g) {
   g.turn("0: A -1 0 3 monastery");  // Yellow
   g.turn("1: U 1 0 1 road:E,W");    // Red's road: A, D (start), U, and later L
   g.turn("2: E 1 -1 0 city:N");
   g.turn("0: A 1 1 3 road:E");      // Yellow's road: A, V, and later L
   g.turn("1: V 2 1 1");             // joins Yellow's road: nothing free
   g.turn("2: E 2 -1 2 city:S");     // Green's city: E and later L
+}
+
+// Example 3 of the seed text: one tile completes Yellow's road (3 points), Green's city
+// (4) and Red's road (4), with Yellow lowest. Colour 0 is Yellow (score 1), 1 Red (2),
+// 2 Green (3). Lowest-first scores Yellow, then Red (now lowest), then Green; as found,
+// Green's city comes first, while Yellow is lowest, and scores nothing.
+TEST_CASE("scoring orders: Example 3, lowest-first beats as-found") {
+  test::Game g;
+  play_example3(g);
   REQUIRE(g.scores() == std::vector<int>{1, 2, 3});
   // Yellow places L: its city N closes Green's city, road W Red's, road S Yellow's.
   const Placed p = place_on_copy(g.state(), 'L', 2, 0, 0, "road:E");
@@ -241,12 +246,7 @@ TEST_CASE("scoring orders: Example 3, lowest-first beats as-found") {
 // the supplies the engine leaves.
 TEST_CASE("move_outcome: Example 3's move, scored in the best order without a copy") {
   test::Game g;
-  g.turn("0: A -1 0 3 monastery");
-  g.turn("1: U 1 0 1 road:E,W");
-  g.turn("2: E 1 -1 0 city:N");
-  g.turn("0: A 1 1 3 road:E");
-  g.turn("1: V 2 1 1");
-  g.turn("2: E 2 -1 2 city:S");
+  play_example3(g);
   State s = g.state();
   const int type = tile_type('L');
   s.draw(type);
