@@ -24,16 +24,7 @@ struct Outcome {
   auto operator<=>(const Outcome&) const = default;
 };
 
-Outcome outcome_of(const State& s, bool alive) {
-  Outcome o{s.lowest_score(), 0, alive, 0, 0};
-  for (int c = 0; c < s.colors(); ++c) {
-    o.total += s.score(c);
-    o.supply += s.supply(c);
-  }
-  return o;
-}
-
-// The same outcome, from the scores and supplies that move_outcome gives.
+// The outcome of the scores and supplies after a move (move_outcome gives them).
 Outcome outcome_of(const Scores& score, const Scores& supply, int colors, bool alive) {
   Outcome o{*std::min_element(score.begin(), score.begin() + colors), 0, alive, 0, 0};
   for (int c = 0; c < colors; ++c) {
@@ -41,6 +32,16 @@ Outcome outcome_of(const Scores& score, const Scores& supply, int colors, bool a
     o.supply += supply[c];
   }
   return o;
+}
+
+// The same, of the State as it stands (a move that completes nothing leaves the scores so).
+Outcome outcome_of(const State& s, bool alive) {
+  Scores score{}, supply{};
+  for (int c = 0; c < s.colors(); ++c) {
+    score[std::size_t(c)] = s.score(c);
+    supply[std::size_t(c)] = s.supply(c);
+  }
+  return outcome_of(score, supply, s.colors(), alive);
 }
 
 class Greedy final : public PlacementPolicy {
