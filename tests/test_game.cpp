@@ -12,6 +12,7 @@
 #include <array>
 #include <bit>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <set>
@@ -668,5 +669,43 @@ TEST_CASE(
   for (int c = 0; c <= 3; ++c) CHECK(a.begin[std::size_t(c)] == b.begin[std::size_t(c)]);
   CHECK(a.tiles != sim::deal(3, 5, 13).tiles);
   CHECK(a.tiles != sim::deal(3, 6, 12).tiles);
+}
+
+TEST_CASE("dealing: the 71 tiles are shuffled uniformly (every type as often at every position)") {
+  // Over many games each position holds type t in about count(t)/71 of them: a chi-square
+  // statistic per position (23 degrees of freedom; above 60 with probability 4e-5). A
+  // shuffle that leaves some positions alone, or favours the deck's order, fails. The games
+  // are fixed, so the outcome is too.
+  constexpr int kGames = 60000, kPositions = kMaxTiles - 1;
+  std::vector<std::array<int, kTileTypes>> seen(kPositions);
+  int same_as_next = 0;  // adjacent positions with the same type
+  for (std::uint64_t game = 0; game < kGames; ++game) {
+    const sim::Stacks s = sim::deal(3, 2024, game);
+    for (int i = 0; i < kPositions; ++i) ++seen[std::size_t(i)][s.tiles[std::size_t(i)]];
+    for (int i = 0; i + 1 < kPositions; ++i) same_as_next += s.tiles[std::size_t(i)] == s.tiles[std::size_t(i + 1)];
+  }
+  double worst = 0, pairs = 0;
+  for (int t = 0; t < kTileTypes; ++t) {
+    const int n = kBaseTiles[t].count - (t == kStartType ? 1 : 0);
+    pairs += double(n) * (n - 1);
+  }
+  for (int i = 0; i < kPositions; ++i) {
+    double chi2 = 0;
+    for (int t = 0; t < kTileTypes; ++t) {
+      const double want = double(kGames) * (kBaseTiles[t].count - (t == kStartType ? 1 : 0)) / kPositions;
+      const double d = seen[std::size_t(i)][std::size_t(t)] - want;
+      chi2 += d * d / want;
+    }
+    worst = std::max(worst, chi2);
+  }
+  CAPTURE(worst);
+  CHECK(worst < 60);
+  // Two given positions hold the same type with probability sum n(n-1) / (71 * 70).
+  const double p = pairs / (double(kPositions) * (kPositions - 1));
+  const double trials = double(kGames) * (kPositions - 1);
+  const double expect = trials * p, sd = std::sqrt(trials * p * (1 - p));
+  CAPTURE(same_as_next);
+  CAPTURE(expect);
+  CHECK(std::abs(same_as_next - expect) < 5 * sd);
 }
 
