@@ -84,7 +84,8 @@ void check_not_weaker_than_study(const std::string& name, int games) {
 
 }  // namespace
 
-TEST_CASE("strength: random, greedy and heuristic at their defaults are as strong as the study says") {
+TEST_CASE(
+    "strength: random, greedy and heuristic at their defaults are as strong as the study says") {
   check_not_weaker_than_study("random", 3000);
   check_not_weaker_than_study("greedy", 3000);
   check_not_weaker_than_study("heuristic", 1500);
