@@ -685,16 +685,17 @@ TEST_CASE("dealing: the 71 tiles are shuffled uniformly (every type as often at 
     for (int i = 0; i + 1 < kPositions; ++i)
       same_as_next += s.tiles[std::size_t(i)] == s.tiles[std::size_t(i + 1)];
   }
+  std::array<int, kTileTypes> in_deck{};  // the start D is not dealt
   double worst = 0, pairs = 0;
   for (int t = 0; t < kTileTypes; ++t) {
     const int n = kBaseTiles[t].count - (t == kStartType ? 1 : 0);
+    in_deck[std::size_t(t)] = n;
     pairs += double(n) * (n - 1);
   }
   for (int i = 0; i < kPositions; ++i) {
     double chi2 = 0;
     for (int t = 0; t < kTileTypes; ++t) {
-      const double want =
-          double(kGames) * (kBaseTiles[t].count - (t == kStartType ? 1 : 0)) / kPositions;
+      const double want = double(kGames) * in_deck[std::size_t(t)] / kPositions;
       const double d = seen[std::size_t(i)][std::size_t(t)] - want;
       chi2 += d * d / want;
     }
