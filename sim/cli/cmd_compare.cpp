@@ -1,7 +1,6 @@
 // carcsolo compare: two or more policies on the same seeded games (common random numbers),
 // the paired difference of their results with a 95% CI, wins/draws/losses per game, and
 // paired goal-rate differences; optionally until the CI is narrow enough.
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -13,11 +12,9 @@
 #include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/cli/embedding.hpp"
-#include "sim/cli/per_game.hpp"
+#include "sim/cli/matrix_command.hpp"
 #include "sim/cli/matrix_files.hpp"
 #include "sim/driver/matrix.hpp"
-#include "sim/driver/mpi.hpp"
-#include "sim/log/io.hpp"
 
 namespace carc::sim {
 namespace {
@@ -149,48 +146,16 @@ int cmd_compare(const Args& args, Embedding* embed) {
     study.until_ci = target;
     study.max_games = cap;
   }
-  MatrixRequest req;
-  req.configs = study.configs;
-  req.first_game = study.first_game;
-  req.games = cap;
-  req.threads = range.thread_count();
-  req.stop = &g_stop;
-  if (!out.empty() && !per_game.empty() && same_path(out, per_game))
-    throw UsageError("--out and --per-game must name different files (both are '" + out + "')");
-  PerGameRows rows{req.first_game, req.configs.size(), {}};
-  if (!per_game.empty() || (embed && embed->keep_games)) req.per_game = &rows;
-  if (embed) req.makers = embed->makers;
-  if (::isatty(STDERR_FILENO) && !embed) req.progress = difference_text;
-
-  const bool writer = writes_output();
-  AtomicFile out_file;  // opened now: a bad path fails before the work
-  AtomicFile per_game_file;
-  if (!out.empty() && writer) out_file = open_output("out", out);
-  if (!per_game.empty() && writer) per_game_file = open_output("per-game", per_game);
-  if (!embed) install_stop_handlers();
+  MatrixCommand cmd(study, cap, range.thread_count(), out, per_game, embed, difference_text);
   // Without --until-ci, the one batch is all games: the rule stops after it.
-  const MatrixOutcome total = play_until_ci(req, CiGoal{target, batch, widest_difference_width});
-  if (!embed) restore_default_handlers();
-  if (!writer) return total.partial ? 130 : 0;
-
-  if (per_game_file.is_open()) {
-    write_per_game_csv(per_game_file, study.configs, rows);
-    per_game_file.commit();
-  }
-  auto doc = matrix_document(study, total, req.threads);
-  if (processes::count() > 1) doc["performance"]["processes"] = processes::count();
-  if (out_file.is_open()) {
-    out_file.write(doc.dump(2) + "\n");
-    out_file.commit();
-  }
-  if (embed) {
-    embed->document = std::move(doc);
-    embed->per_game = std::move(rows);
-    embed->configs = study.configs;
-    return total.partial ? 130 : 0;
-  }
+  const MatrixOutcome total = cmd.play([&](const MatrixRequest& req) {
+    return play_until_ci(req, CiGoal{target, batch, widest_difference_width});
+  });
+  if (!cmd.writer) return total.partial ? 130 : 0;
+  auto doc = cmd.write(study, total);
+  if (cmd.hand_over(study, doc)) return total.partial ? 130 : 0;
   if (!vm.count("quiet")) {
-    print_summary(std::cout, study.configs, total, study.first_game, req.threads);
+    print_summary(std::cout, study.configs, total, study.first_game, cmd.req.threads);
     if (adaptive)
       std::cout << until_ci_line("the widest difference's 95% CI", target, widest_difference_width(total),
                                  total.games_done, cap, total.partial);

@@ -2,7 +2,6 @@
 // indices of one seed with one pair of policies; per option the mean result with its CI,
 // p10/p50/p90, the total_40/50/60 and all_tiles rates and the end-reason split, and which
 // option comes closest to a target.
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -15,11 +14,9 @@
 #include "core/state.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/cli/embedding.hpp"
-#include "sim/cli/per_game.hpp"
+#include "sim/cli/matrix_command.hpp"
 #include "sim/cli/matrix_files.hpp"
 #include "sim/driver/matrix.hpp"
-#include "sim/driver/mpi.hpp"
-#include "sim/log/io.hpp"
 
 namespace carc::sim {
 namespace {
@@ -139,47 +136,14 @@ int cmd_sweep(const Args& args, Embedding* embed) {
   study.configs = g.resolve_grid(study.placements, study.colors, study.meeples);
   for (const auto& t : targets) study.targets.push_back(parse_target(t));
   study.first_game = range.first_game();
-  MatrixRequest req;
-  req.configs = study.configs;
-  req.first_game = study.first_game;
-  req.games = range.game_count(1);
-  req.threads = range.thread_count();
-  req.stop = &g_stop;
-  if (!out.empty() && !per_game.empty() && same_path(out, per_game))
-    throw UsageError("--out and --per-game must name different files (both are '" + out + "')");
-  PerGameRows rows{req.first_game, req.configs.size(), {}};
-  if (!per_game.empty() || (embed && embed->keep_games)) req.per_game = &rows;
-  if (embed) req.makers = embed->makers;
-  if (::isatty(STDERR_FILENO) && !embed) req.progress = means_text;
-
-  const bool writer = writes_output();
-  AtomicFile out_file;  // opened now: a bad path fails before the work
-  AtomicFile per_game_file;
-  if (!out.empty() && writer) out_file = open_output("out", out);
-  if (!per_game.empty() && writer) per_game_file = open_output("per-game", per_game);
-  if (!embed) install_stop_handlers();
-  const MatrixOutcome r = play_matrix(req);
-  if (!embed) restore_default_handlers();
-  if (!writer) return r.partial ? 130 : 0;
-
-  auto doc = matrix_document(study, r, req.threads);
-  if (processes::count() > 1) doc["performance"]["processes"] = processes::count();
-  if (out_file.is_open()) {
-    out_file.write(doc.dump(2) + "\n");
-    out_file.commit();
-  }
-  if (per_game_file.is_open()) {
-    write_per_game_csv(per_game_file, study.configs, rows);
-    per_game_file.commit();
-  }
+  MatrixCommand cmd(study, range.game_count(1), range.thread_count(), out, per_game, embed,
+                    means_text);
+  const MatrixOutcome r = cmd.play([](const MatrixRequest& req) { return play_matrix(req); });
+  if (!cmd.writer) return r.partial ? 130 : 0;
+  auto doc = cmd.write(study, r);
   const nlohmann::json closest = doc["targets"];
-  if (embed) {
-    embed->document = std::move(doc);
-    embed->per_game = std::move(rows);
-    embed->configs = study.configs;
-    return r.partial ? 130 : 0;
-  }
-  if (!vm.count("quiet")) print_summary(std::cout, study, r, closest, req.threads);
+  if (cmd.hand_over(study, doc)) return r.partial ? 130 : 0;
+  if (!vm.count("quiet")) print_summary(std::cout, study, r, closest, cmd.req.threads);
   if (r.partial)
     return report_interrupted("sweep", std::to_string(r.games_done) + " games per option", out);
   return 0;
