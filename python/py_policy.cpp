@@ -17,6 +17,23 @@ struct PolicyRaised : std::runtime_error {
   PolicyRaised() : std::runtime_error("a Python policy raised an exception") {}
 };
 
+// Runs f, with the GIL held: a Python exception or a C++ one raised in it is
+// kept in `errors` (Python's error indicator, for the command to raise) and leaves as
+// PolicyRaised.
+template <class F>
+auto guarded(PythonErrorSlot& errors, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (py::error_already_set& e) {
+    e.restore();  // back into Python's error indicator, from which keep() takes it
+    errors.keep();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+    errors.keep();
+  }
+  throw PolicyRaised();
+}
+
 class PythonPlacement final : public PlacementPolicy {
  public:
   PythonPlacement(py::object f, std::shared_ptr<PythonErrorSlot> errors)
@@ -27,7 +44,7 @@ class PythonPlacement final : public PlacementPolicy {
   }
   Move choose(const Observation& obs, std::span<const Placement> legal, Rng&) override {
     py::gil_scoped_acquire gil;
-    try {
+    return guarded(*errors_, [&]() -> Move {
       const State& s = obs.state();
       py::list ms = moves(s, obs.tile(), legal);
       py::object r = f_(observation(s, obs.tile()), ms);
@@ -47,14 +64,7 @@ class PythonPlacement final : public PlacementPolicy {
           return Move{p, forced ? m.seg : Move::kNoMeeple};
         }
       throw py::value_error("a Python placement policy returned a move that is not among the legal ones");
-    } catch (py::error_already_set& e) {
-      e.restore();  // back into Python's error indicator, from which keep() takes it
-      errors_->keep();
-    } catch (const std::exception& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
-      errors_->keep();
-    }
-    throw PolicyRaised();
+    });
   }
 
  private:
@@ -74,7 +84,7 @@ class PythonScoring final : public ScoringPolicy {
   }
   void order_features(const Observation& obs, std::span<std::uint16_t> completed, Rng&) override {
     py::gil_scoped_acquire gil;
-    call([&] {
+    guarded(*errors_, [&] {
       py::object f = py::hasattr(f_, "order_features") ? f_.attr("order_features") : f_;
       py::object r = f(observation(obs.state(), obs.tile()), features(obs.state(), completed));
       permute(r, completed);
@@ -83,7 +93,7 @@ class PythonScoring final : public ScoringPolicy {
   void order_final(const Observation& obs, std::span<std::uint8_t> colors, Rng&) override {
     if (!has_final_) return;  // as found
     py::gil_scoped_acquire gil;
-    call([&] {
+    guarded(*errors_, [&] {
       py::list cs;
       for (const auto c : colors) cs.append(int(c));
       permute(f_.attr("order_final")(observation(obs.state(), kNoType), cs), colors);
@@ -91,20 +101,6 @@ class PythonScoring final : public ScoringPolicy {
   }
 
  private:
-  template <class F>
-  void call(F&& f) {
-    try {
-      f();
-      return;
-    } catch (py::error_already_set& e) {
-      e.restore();  // back into Python's error indicator, from which keep() takes it
-      errors_->keep();
-    } catch (const std::exception& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
-      errors_->keep();
-    }
-    throw PolicyRaised();
-  }
   template <class T>
   static void permute(const py::object& r, std::span<T> items) {
     const std::string wrong = "a Python scoring policy must return a permutation of 0.." +
