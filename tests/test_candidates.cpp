@@ -7,7 +7,7 @@
 
 #include "policies/candidates.hpp"
 #include "policies/lookahead.hpp"
-#include "sim/driver/deal.hpp"
+#include "tests/seeded_games.hpp"
 
 namespace {
 
@@ -48,23 +48,12 @@ TEST_CASE("candidates: a rotation is canonical exactly when no smaller one shows
 TEST_CASE("candidates: one move per position, every position kept, best first") {
   HeuristicEvaluator eval{HeuristicWeights{}};
   std::vector<ScoredMove> all(kMaxMoves), kept(kMaxMoves);
+  auto driver = make_placement_policy("heuristic");
   auto scoring = make_scoring_policy("best");
-  Rng rng(3);
   int dropped = 0, decisions = 0;
-  for (std::uint64_t g = 0; g < 8; ++g) {
-    State s = State::initial({3, 4});
-    sim::Stacks st = sim::deal(3, 4, g);
-    while (!s.ended()) {
-      const int type = st.pop(s.to_move());
-      s.draw(type);
-      Placement legal[kMaxPlacements];
-      const int n = s.legal_placements(type, legal);
-      if (n == 0) {
-        s.discard(type);
-        s.end_turn();
-        continue;
-      }
-      const std::span<const Placement> ls(legal, std::size_t(n));
+  for (std::uint64_t g = 0; g < 8; ++g)
+    test::for_each_decision({3, 4}, 4, g, *driver, *scoring,
+                            [&](const State& s, int type, std::span<const Placement> ls, Rng& rng) {
       const int na = eval.evaluate(s, type, ls, all.data(), rng);
       const int nk = ranked_candidates(eval, s, type, ls, kept.data(), rng);
       std::set<std::vector<int>> positions, kept_positions;
@@ -75,10 +64,7 @@ TEST_CASE("candidates: one move per position, every position kept, best first") 
       for (int i = 1; i < nk; ++i) CHECK(kept[i - 1].value >= kept[i].value);
       dropped += na - nk;
       ++decisions;
-      apply_move(s, type, kept[0].move, *scoring, rng);
-      s.end_turn();
-    }
-  }
+    });
   CHECK(decisions > 100);
   CHECK(dropped > decisions);  // symmetric tiles are common (U, B, C, X, F, G, H...)
 }

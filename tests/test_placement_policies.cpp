@@ -390,22 +390,10 @@ TEST_CASE("search: without look-ahead it plays a move of the heuristic's best va
   auto scoring = make_scoring_policy("best");
   HeuristicEvaluator eval{HeuristicWeights{}};
   std::vector<ScoredMove> moves(kMaxMoves);
-  Rng rng(9);
   int checked = 0;
-  for (std::uint64_t g = 0; g < 20; ++g) {
-    State s = State::initial({3, 4});
-    sim::Stacks st = sim::deal(3, 9, g);
-    while (!s.ended()) {
-      const int type = st.pop(s.to_move());
-      s.draw(type);
-      Placement legal[kMaxPlacements];
-      const int n = s.legal_placements(type, legal);
-      if (n == 0) {
-        s.discard(type);
-        s.end_turn();
-        continue;
-      }
-      const std::span<const Placement> ls(legal, std::size_t(n));
+  for (std::uint64_t g = 0; g < 20; ++g)
+    test::for_each_decision({3, 4}, 9, g, *driver, *scoring,
+                            [&](const State& s, int type, std::span<const Placement> ls, Rng& rng) {
       const Move m = search->choose(Observation(s, type), ls, rng);
       const int ne = eval.evaluate(s, type, ls, moves.data(), rng);
       double best = moves[0].value, chosen = -1e300;
@@ -416,10 +404,7 @@ TEST_CASE("search: without look-ahead it plays a move of the heuristic's best va
       }
       CHECK(chosen == best);
       ++checked;
-      apply_move(s, type, driver->choose(Observation(s, type), ls, rng), *scoring, rng);
-      s.end_turn();
-    }
-  }
+    });
   CHECK(checked > 200);
 }
 
