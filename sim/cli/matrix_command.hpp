@@ -23,6 +23,8 @@ class MatrixCommand {
   MatrixCommand(const MatrixStudy& study, std::uint64_t games, int threads,
                 const std::string& out, const std::string& per_game, Embedding* embed,
                 ProgressText progress);
+  MatrixCommand(const MatrixCommand&) = delete;  // req.per_game points at rows
+  MatrixCommand& operator=(const MatrixCommand&) = delete;
 
   MatrixRequest req;
   PerGameRows rows;
