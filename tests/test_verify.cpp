@@ -156,6 +156,35 @@ TEST_CASE("verify: a changed log is reported at the turn and field changed") {
   }
 }
 
+TEST_CASE("verify: a discarded draw that carries any of a placement's keys is an inconsistency") {
+  // game-log.md: a discarded draw has no x, y, rot, edges, free, meeple or scored.
+  json good;
+  std::size_t i = 0;
+  for (std::uint64_t g = 0; good.is_null(); ++g) {
+    REQUIRE(g < 2000);
+    const json log = logged(3, 4, g);
+    const json& turns = log.at("turns");
+    for (std::size_t k = 0; k < turns.size() && good.is_null(); ++k)
+      if (!placed(turns[k])) {
+        good = log;
+        i = k;
+      }
+  }
+  REQUIRE_FALSE(verify_game_log(good));
+  const int turn = good.at("turns")[i].at("turn").get<int>();
+  const json values = {{"x", 0},       {"y", 0},         {"rot", 0},     {"edges", "CCCC"},
+                       {"free", json::array()}, {"meeple", nullptr}, {"scored", json::array()}};
+  for (const auto& [key, value] : values.items()) {
+    CAPTURE(key);
+    json log = good;
+    log["turns"][i][key] = value;
+    const auto r = verify_game_log(log);
+    REQUIRE(r);
+    CHECK(r->turn == turn);
+    CHECK(r->field == key);
+  }
+}
+
 TEST_CASE("carcsolo verify: exit 0 on run's logs, 1 and the game and turn on a changed one") {
   carc::test::TempDir d;
   const auto run = carc::test::run_carcsolo(

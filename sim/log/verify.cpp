@@ -232,6 +232,9 @@ class Replayer {
 
   void on_discard(const State& s, int) {
     expect_discarded(true, "true (the tile fits nowhere)");
+    // game-log.md: a discarded draw has none of a placement's keys.
+    for (const char* key : {"x", "y", "rot", "edges", "free", "meeple", "scored"})
+      if (const json* v = get(*entry_, key)) fail(key, "no such key (the tile was discarded)", v);
     expect(*entry_, "scores", scores_json(s), "scores");
     expect(*entry_, "supply", supply_json(s), "supply");
   }
