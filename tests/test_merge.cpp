@@ -1,4 +1,4 @@
-// Tests of `carcsolo merge` through the built binary: shards of one study (results,
+// Tests of `carcsolo merge` through the built binary: shards of one study (results, ceiling,
 // compare or sweep files) merge into the file one run over their union writes; files of
 // different kinds or studies, overlapping or non-contiguous ranges are one line and exit
 // status 2, with no output file.
@@ -158,6 +158,59 @@ TEST_CASE("merge: compare and sweep shards give the file of one run over their u
     CHECK(content(merged) == content(load(dir, "all.json")));
     CHECK(merged["performance"]["shards"] == 2);
     CHECK(content(merged) != content(load(dir, "a.json")));
+  }
+}
+
+TEST_CASE("merge: ceiling shards give the file of one ceiling run, other studies are exit 2") {
+  TempDir dir;
+  const auto ceiling = [&](std::uint64_t first, std::uint64_t games, const std::string& out,
+                           std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"ceiling", "--seed", "5", "--first-game",
+                                     std::to_string(first), "--games", std::to_string(games),
+                                     "--threads", "2", "-q", "--out", out};
+    if (std::find(extra.begin(), extra.end(), "--width") == extra.end())
+      args.insert(args.end(), {"--width", "3"});  // an option may be given once
+    args.insert(args.end(), extra.begin(), extra.end());
+    return carc::test::run_carcsolo(args, dir.path()).status;
+  };
+  REQUIRE(ceiling(0, 3, "a.json") == 0);
+  REQUIRE(ceiling(3, 2, "b.json") == 0);
+  REQUIRE(ceiling(0, 5, "all.json") == 0);
+  const Outcome m = merge(dir, {"b.json", "a.json", "--out", "merged.json"});
+  REQUIRE(m.status == 0);
+  CHECK(m.out.find("2 ceiling files, games [0, 5)") != std::string::npos);
+  CHECK(m.out.find("REFERENCE") != std::string::npos);
+  const auto parts = [](json doc) {  // the policy's results without timings and program
+    doc = content(doc);
+    doc["against"]["results"] = content(doc["against"]["results"]);
+    return doc;
+  };
+  const json merged = load(dir, "merged.json");
+  CHECK(merged.contains("reference"));
+  CHECK(merged["per_game"].size() == 5);
+  CHECK(parts(merged) == parts(load(dir, "all.json")));
+  CHECK(parts(merged) != parts(load(dir, "a.json")));
+
+  SUBCASE("another policy beside it, another width, a results file, a torn per_game") {
+    REQUIRE(ceiling(3, 2, "greedy.json", {"--against", "greedy"}) == 0);
+    REQUIRE(ceiling(3, 2, "width.json", {"--width", "4"}) == 0);
+    REQUIRE(run_shard(dir, 3, 2, "run.json").status == 0);
+    json torn = load(dir, "b.json");
+    torn["per_game"].erase(1);
+    carc::test::write_text(dir / "torn.json", torn.dump());
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"greedy.json", "against.results.config.placement_policy differs"},
+        {"width.json", "config.placement_policy differs"},
+        {"run.json", "merge joins files of one kind"},
+        {"torn.json", "'per_game' needs one entry per game"}};
+    for (const auto& [file, words] : cases) {
+      CAPTURE(file);
+      const Outcome bad = merge(dir, {"a.json", file, "--out", "bad.json"});
+      CHECK(bad.status == 2);
+      CHECK(bad.err.find(words) != std::string::npos);
+      CHECK(lines(bad.err) == 1);
+      CHECK_FALSE(carc::test::fs::exists(dir / "bad.json"));
+    }
   }
 }
 

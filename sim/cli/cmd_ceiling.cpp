@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "policies/policy.hpp"
+#include "sim/cli/ceiling_file.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/driver/errors.hpp"
 #include "sim/driver/game.hpp"
@@ -23,10 +24,6 @@
 
 namespace carc::sim {
 namespace {
-
-constexpr const char* kReference =
-    "clairvoyant beam search over the dealt stacks: it sees every colour's stack order, which "
-    "no player may; a ceiling to measure policies against, never a policy";
 
 struct PerGame {
   GameOutcome ceiling, against;
@@ -77,28 +74,21 @@ void play_all(CeilingRun& run) {
 }
 
 nlohmann::json document(const CeilingRun& run, bool partial) {
-  Accumulator ceiling, against;
-  PairedDiff diff;  // ceiling - against, per game
-  nlohmann::json per_game = nlohmann::json::array();
+  CeilingFile f;
+  f.config = run.rc;
+  f.config.games = run.done;
+  f.against = run.against;
+  f.width = run.width;
   for (std::uint64_t i = 0; i < run.done; ++i) {
     const PerGame& g = run.games[i];
-    ceiling.add(g.ceiling);
-    against.add(g.against);
-    diff.add(g.against, g.ceiling);
-    per_game.push_back({{"game", run.rc.first_game + i},
-                        {"result", g.ceiling.result},
-                        {"against_result", g.against.result}});
+    f.ceiling.add(g.ceiling);
+    f.against_results.add(g.against);
+    f.difference.add(g.against, g.ceiling);
+    f.per_game.push_back({{"game", run.rc.first_game + i},
+                          {"result", g.ceiling.result},
+                          {"against_result", g.against.result}});
   }
-  RunConfig rc = run.rc;
-  rc.games = run.done;
-  auto doc = ceiling.to_json(rc, program_info(), Performance{run.threads, run.seconds});
-  RunConfig ra = rc;
-  ra.placement_policy = run.against;
-  doc["reference"] = kReference;
-  doc["ceiling"] = {{"width", run.width}};
-  doc["against"] = {{"results", against.to_json(ra, program_info(), Performance{run.threads, 0})},
-                    {"difference", diff.to_json()}};
-  doc["per_game"] = per_game;
+  auto doc = ceiling_document(f, run.threads, run.seconds);
   if (partial) doc["partial"] = true;
   return doc;
 }

@@ -1,6 +1,7 @@
 // carcsolo merge: files of shards of one study (same configurations and seed, game ranges
 // that together form one contiguous range) into the file one run over the union writes
-// (equal but for `performance` and `program`). Results, compare and sweep files alike.
+// (equal but for `performance` and `program`). Results, ceiling, compare and sweep files
+// alike.
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -8,6 +9,7 @@
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
 
+#include "sim/cli/ceiling_file.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/cli/matrix_files.hpp"
 #include "sim/log/io.hpp"
@@ -16,13 +18,14 @@ namespace carc::sim {
 namespace {
 
 struct Shard {
-  std::string path, kind;  // kind: "results", "compare" or "sweep"
+  std::string path, kind;  // kind: "results", "ceiling", "compare" or "sweep"
   std::uint64_t first_game = 0, games = 0;
   RunConfig config;  // results files
   Accumulator acc;
   double seconds = 0;
   int threads = 0;
   MatrixFile matrix;  // compare and sweep files
+  CeilingFile ceiling;  // ceiling files (config, first_game and games as above)
 };
 
 nlohmann::json read_json(const std::string& path) {
@@ -48,9 +51,15 @@ Shard read_shard(const std::string& path) {
       s.games = s.matrix.outcome.games_done;
       return s;
     }
-    s.kind = "results";
-    s.config = run_config_from_json(doc);
-    s.acc = Accumulator::from_json(doc);
+    if (is_ceiling_file(doc)) {
+      s.kind = "ceiling";
+      s.ceiling = read_ceiling_file(doc);
+      s.config = s.ceiling.config;
+    } else {
+      s.kind = "results";
+      s.config = run_config_from_json(doc);
+      s.acc = Accumulator::from_json(doc);
+    }
   } catch (const std::exception& e) {
     throw UsageError(path + ": " + e.what());
   }
@@ -76,9 +85,11 @@ void check_one_study(const std::vector<Shard>& shards) {
     if (b.kind != a.kind)
       throw UsageError(b.path + " is a " + b.kind + " file, " + a.path + " a " + a.kind +
                        " file: merge joins files of one kind");
-    const std::string key = a.kind == "results"
-                                ? "config." + config_difference(a.config, b.config)
-                                : study_difference(a.matrix.study, b.matrix.study);
+    std::string key = a.kind == "results" || a.kind == "ceiling"
+                          ? "config." + config_difference(a.config, b.config)
+                          : study_difference(a.matrix.study, b.matrix.study);
+    if (a.kind == "ceiling" && key == "config." && a.ceiling.against != b.ceiling.against)
+      key = "against.results.config.placement_policy";
     if (key != "config." && !key.empty())
       throw UsageError(b.path + " and " + a.path + " are " + a.kind +
                        " files of different studies (" + key +
@@ -121,6 +132,33 @@ nlohmann::json merge_results(const std::vector<Shard>& shards, std::string& summ
   return all.to_json(config, program_info(), Performance{threads, seconds});
 }
 
+// The ceiling's results, the policy's and their difference merged exactly; per_game in
+// game order.
+nlohmann::json merge_ceiling(const std::vector<Shard>& shards, std::string& summary) {
+  CeilingFile all = shards[0].ceiling;
+  all.ceiling = Accumulator{};
+  all.against_results = Accumulator{};
+  all.difference = PairedDiff{};
+  all.per_game = nlohmann::json::array();
+  double seconds = 0;
+  int threads = 0;
+  for (const auto& s : shards) {
+    try {
+      all.ceiling.merge(s.ceiling.ceiling);
+      all.against_results.merge(s.ceiling.against_results);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(s.path + ": " + e.what());
+    }
+    all.difference.merge(s.ceiling.difference);
+    for (const auto& g : s.ceiling.per_game) all.per_game.push_back(g);
+    seconds += s.seconds;
+    threads = std::max(threads, s.threads);
+  }
+  all.config.games = all.ceiling.games();
+  summary = "REFERENCE, NOT A POLICY (sees the dealt stacks)\n" + all.ceiling.summary();
+  return ceiling_document(all, threads, seconds);
+}
+
 nlohmann::json merge_matrix(const std::vector<Shard>& shards, std::string& summary) {
   MatrixOutcome all;
   int threads = 0;
@@ -147,9 +185,9 @@ int cmd_merge(const Args& args) {
   std::vector<std::string> inputs;
   std::string out;
   po::options_description d(
-      "carcsolo merge: join results, compare or sweep files of shards of one study (same\n"
-      "configurations and seed, game ranges that together are contiguous) into the file of\n"
-      "their union\n\n"
+      "carcsolo merge: join results, ceiling, compare or sweep files of shards of one study\n"
+      "(same configurations and seed, game ranges that together are contiguous) into the file\n"
+      "of their union\n\n"
       "usage: carcsolo merge FILE... [--out FILE]\n\nOptions");
   d.add_options()("help,h", "show this help")
       ("out", po::value(&out), "write the merged file to FILE (otherwise: a summary only)")
@@ -174,8 +212,10 @@ int cmd_merge(const Args& args) {
   check_one_study(shards);
   check_contiguous(shards);
   std::string summary;
-  auto doc = shards[0].kind == "results" ? merge_results(shards, summary)
-                                         : merge_matrix(shards, summary);
+  const std::string& kind = shards[0].kind;
+  auto doc = kind == "results"   ? merge_results(shards, summary)
+             : kind == "ceiling" ? merge_ceiling(shards, summary)
+                                 : merge_matrix(shards, summary);
   doc["performance"]["shards"] = shards.size();
   if (out_file.is_open()) {
     out_file.write(doc.dump(2) + "\n");
