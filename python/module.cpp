@@ -121,7 +121,7 @@ py::tuple command(const std::string& name, const std::vector<std::string>& args,
   StopOnSignal stop(main_thread);
   sim::Embedding embed;
   embed.keep_games = keep_games;
-  // program.command_line of the document: the command line that asks for the same study
+  // performance.command_line of the document: the command line that asks for the same study
   std::vector<std::string> words = {"carcsolo", name};
   words.insert(words.end(), args.begin(), args.end());
   std::vector<char*> argv;

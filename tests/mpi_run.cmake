@@ -9,17 +9,15 @@ file(MAKE_DIRECTORY "${WORK}")
 # Containers often forbid the cross-memory attach Open MPI's shared-memory transport uses.
 set(ENV{OMPI_MCA_btl_vader_single_copy_mechanism} "none")
 
-# A document without `performance` and the program's command line, also in each of its
+# A document without `performance` (which holds the command line), also in each of its
 # `runs` (compare, sweep).
 function(without_performance var text)
   string(JSON text REMOVE "${text}" performance)
-  string(JSON text REMOVE "${text}" program command_line)
   string(JSON n ERROR_VARIABLE no_runs LENGTH "${text}" runs)
   if(NOT no_runs)
     math(EXPR last "${n} - 1")
     foreach(k RANGE ${last})
       string(JSON text REMOVE "${text}" runs ${k} performance)
-      string(JSON text REMOVE "${text}" runs ${k} program command_line)
     endforeach()
   endif()
   set(${var} "${text}" PARENT_SCOPE)

@@ -29,11 +29,9 @@ def load(path):
 
 
 def without_performance(doc):
-    """A document but for its `performance` (wherever it is: top level and in every run) and
-    the command line it records (program.command_line: the options as given)."""
+    """A document but for its `performance` (wherever it is: top level and in every run),
+    which also holds the command line it records (the options as given)."""
     doc = {k: v for k, v in doc.items() if k != "performance"}
-    if "program" in doc:
-        doc["program"] = {k: v for k, v in doc["program"].items() if k != "command_line"}
     if "runs" in doc:
         doc["runs"] = [without_performance(r) for r in doc["runs"]]
     return doc

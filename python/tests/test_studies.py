@@ -17,7 +17,7 @@ def test_run_equals_the_cli_file(cli, tmp_path):
         "-q", "--out", tmp_path / "r.json")
     assert without_performance(py) == without_performance(load(tmp_path / "r.json"))
     assert py["games"] == 1000
-    assert py["program"]["command_line"] == ["carcsolo", "run", "--games", "1000", "--placement",
+    assert py["performance"]["command_line"] == ["carcsolo", "run", "--games", "1000", "--placement",
                                              "heuristic", "--scoring", "best", "--seed", "3"]
 
 

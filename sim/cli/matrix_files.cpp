@@ -179,7 +179,7 @@ json matrix_document(const MatrixStudy& study, const MatrixOutcome& r, int threa
   json doc = {{"format", study.format},
               {"program", program_json(program)},
               {"runs", runs},
-              {"performance", {{"threads", threads}, {"seconds", r.seconds}}}};
+              {"performance", performance_json(program, threads, r.seconds)}};
   if (is_compare(study)) {
     doc["config"] = compare_config(study, r.games_done);
     json diffs = json::array();

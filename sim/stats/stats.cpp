@@ -237,6 +237,11 @@ json program_json(const ProgramInfo& p) {
   if (p.dirty >= 0) j["dirty"] = p.dirty == 1;
   if (!p.compiler.empty())
     j["build"] = {{"compiler", p.compiler}, {"flags", p.flags}, {"build_type", p.build_type}};
+  return j;
+}
+
+json performance_json(const ProgramInfo& p, int threads, double seconds) {
+  json j = {{"threads", threads}, {"seconds", seconds}};
   if (!p.command_line.empty()) j["command_line"] = p.command_line;
   return j;
 }
@@ -303,10 +308,9 @@ json Accumulator::to_json(const RunConfig& config, const ProgramInfo& program,
                      {"games_with_discard", games_with_discard_},
                      {"total", discards_total_}};
   doc["goals"] = goals;
-  doc["performance"] = {
-      {"threads", performance.threads},
-      {"seconds", performance.seconds},
-      {"games_per_second", performance.seconds > 0 ? double(n) / performance.seconds : 0.0}};
+  doc["performance"] = performance_json(program, performance.threads, performance.seconds);
+  doc["performance"]["games_per_second"] =
+      performance.seconds > 0 ? double(n) / performance.seconds : 0.0;
   return doc;
 }
 

@@ -53,9 +53,15 @@ struct ProgramInfo {
   int dirty = -1;                         // the tree differed from `git` at build time: 1; -1: unknown
   std::string compiler, flags, build_type;  // "GNU 12.2.0", "-O3 -DNDEBUG", "Release"
   std::vector<std::string> command_line;  // argv, paths as given relative to the working directory
+                                          // (written under `performance`)
 };
-// `program` of a results, compare or sweep file.
+// `program` of a results, compare or sweep file: what wrote it, the same for every run of
+// one build.
 nlohmann::json program_json(const ProgramInfo& p);
+// `performance` of such a file: threads, seconds and p's command line (which, like the
+// timings, may differ between two runs of one config: results-format.md lets only
+// `performance` differ).
+nlohmann::json performance_json(const ProgramInfo& p, int threads, double seconds);
 
 // Two-sided 95% Wilson score interval (z = 1.96) of `successes` out of `trials`;
 // [0, 0] when trials == 0. Always within [0, 1]; the lower bound is exactly 0 when
