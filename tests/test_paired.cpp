@@ -76,6 +76,24 @@ TEST_CASE("PairedDiff: exact sums, wins/draws/losses, goal differences") {
   CHECK(j["goals"]["road_10"]["only_first"] == 1);
   CHECK(j["goals"]["total_40"]["only_second"] == 1);
   CHECK(j["goals"].size() == std::size_t(carc::kGoalCount));
+  // total_40: 0.25 +- 0.49, inside [-1, 1].
+  CHECK(j["goals"]["total_40"]["ci95"][0].get<double>() == doctest::Approx(0.25 - d.goal_ci_half_width(total)));
+
+  SUBCASE("a goal's interval stays in [-1, 1], where a difference of rates lies") {
+    PairedDiff few;  // second reaches total_40 in 2 of 3 games, first never: 0.667 +- 0.65
+    few.add(outcome(1), outcome(3, goal_bit(Goal::total_40)));
+    few.add(outcome(1), outcome(3, goal_bit(Goal::total_40)));
+    few.add(outcome(1), outcome(3));
+    REQUIRE(few.goal_mean(total) + few.goal_ci_half_width(total) > 1.0);
+    const auto ci = few.to_json()["goals"]["total_40"]["ci95"];
+    CHECK(ci[1].get<double>() == 1.0);
+    CHECK(ci[0].get<double>() == doctest::Approx(few.goal_mean(total) - few.goal_ci_half_width(total)));
+    PairedDiff back;  // and the mirror image
+    back.add(outcome(3, goal_bit(Goal::total_40)), outcome(1));
+    back.add(outcome(3, goal_bit(Goal::total_40)), outcome(1));
+    back.add(outcome(3), outcome(1));
+    CHECK(back.to_json()["goals"]["total_40"]["ci95"][0].get<double>() == -1.0);
+  }
 
   // Merging is the same as adding the games to one accumulator.
   PairedDiff a, b;

@@ -114,7 +114,8 @@ nlohmann::json PairedDiff::to_json() const {
                                              {"only_first", only_first_[i]},
                                              {"only_second", only_second_[i]},
                                              {"difference", gm},
-                                             {"ci95", {gm - gh, gm + gh}}};
+                                             // A difference of two rates lies in [-1, 1].
+                                             {"ci95", {std::max(-1.0, gm - gh), std::min(1.0, gm + gh)}}};
   }
   return {{"games", games_},
           {"mean", m},

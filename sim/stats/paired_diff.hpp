@@ -34,7 +34,7 @@ class PairedDiff {
 
   // Goal g (enum order): rate(second) - rate(first), with the half-width of its paired 95%
   // interval (normal approximation over the per-game differences in {-1, 0, 1}; 0 when
-  // the two never disagree on the goal).
+  // the two never disagree on the goal). to_json's interval is cut to [-1, 1].
   double goal_mean(int g) const;
   double goal_ci_half_width(int g) const;
 
