@@ -49,7 +49,10 @@ Strings sorted(Strings v) {
 // ---------------------------------------------------------------------------------------
 
 TEST_CASE("set-up: start tile D at (0,0) unrotated, start scores, supplies, unseen tiles") {
-  const State s = State::initial({3, 4});
+  // The official game, and the default: three colours with four meeples each.
+  CHECK(Config{}.colors == 3);
+  CHECK(Config{}.meeples == 4);
+  const State s = State::initial(Config{});
   CHECK(s.tiles_on_board() == 1);
   REQUIRE(s.tile_at(0, 0) == 0);
   CHECK(s.tile(0).type == tile_type('D'));
@@ -394,6 +397,24 @@ TEST_CASE("final scoring: 2 per meeple if its colour is lowest then, and the ord
     CHECK(g.scores() == Ints{5, 4, 3});
     CHECK(g.state().result() == 3);
   }
+}
+
+TEST_CASE("final scoring: a colour tied for lowest is lowest, and scores") {
+  // One meeple each, all on unfinished features; colour 0's B has a free monastery and no
+  // meeple to put there: the game ends with the scores 1 2 3, nothing scored.
+  Game g({3, 1});
+  g.turn("U 1 0 1 road:E,W");    // colour 0
+  g.turn("A -1 0 3 monastery");  // colour 1: its road joins colour 0's
+  g.turn("B 0 1 0 monastery");   // colour 2
+  g.turn("B 1 1 0");             // colour 0: must place, cannot
+  REQUIRE(g.state().ended());
+  CHECK(g.env().all_scored.empty());
+  CHECK(g.scores() == Ints{1, 2, 3});
+  g.final_scoring({0, 1, 2});
+  // 0: 1 = low -> 3 (3 2 3); 1: 2 = low -> 4 (3 4 3); 2: 3 = low 3, tied with colour 0 -> 5.
+  CHECK(g.env().finals == std::vector<std::pair<int, int>>{{0, 2}, {1, 2}, {2, 2}});
+  CHECK(g.scores() == Ints{3, 4, 5});
+  CHECK(g.state().result() == 3);
 }
 
 TEST_CASE("end: both conditions on one turn end the game by tiles_exhausted") {
@@ -840,6 +861,24 @@ TEST_CASE("goals: road_5_3c for exactly 5 points with three colours") {
                                 "majority=[0] low=1 awarded=[0]"});
     CHECK(g.scores() == Ints{6, 2, 3});
     CHECK(goal_names(g.state().goals()) == "");
+  }
+  SUBCASE("5 points, two colours in the majority") {
+    // A(-2,1) and A(2,1) with a meeple each, joined by three U that take none.
+    Game g;
+    g.turn("U 1 0 1 road:E,W");  // colour 0
+    g.turn("U -1 0 1");
+    g.turn("U 2 0 1");
+    g.turn("U -2 0 1");
+    g.turn(as(0) + "A -2 1 3 road:E");
+    g.turn(as(1) + "A 2 1 1 road:W");
+    g.turn("U -1 1 1");
+    g.turn("U 1 1 1");
+    CHECK(g.env().all_scored.empty());
+    g.turn("U 0 1 1");
+    CHECK(g.events() == Strings{"road tiles=5 pennants=0 points=5 meeples=[0,1] "
+                                "majority=[0,1] low=1 awarded=[0,1]"});
+    CHECK(g.scores() == Ints{6, 7, 3});
+    CHECK(goal_names(g.state().goals()) == "");  // two colours: not road_5_3c
   }
   // 4 points with three colours cannot happen: three parts with a meeple each need two more
   // tiles to join them.
