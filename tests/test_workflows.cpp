@@ -61,6 +61,16 @@ json without_performance(json doc) {
 
 }  // namespace
 
+TEST_CASE("run: by default the official game, three colours with four meeples each") {
+  const std::string out = scratch().file("default.json");
+  REQUIRE(carcsolo("run --games 20 -q --out " + out) == 0);
+  const json config = read_json(out)["config"];
+  CHECK(config["colors"] == 3);
+  CHECK(config["meeples"] == 4);
+  CHECK(config["start_scores"] == json::array({1, 2, 3}));
+  CHECK(config["tileset"] == "base");
+}
+
 TEST_CASE("compare: a policy against itself draws every game, CI covers 0") {
   const std::string out = scratch().file("self.json");
   REQUIRE(carcsolo("compare --placement random --placement random --games 3000 --threads 2 --out " + out) == 0);
