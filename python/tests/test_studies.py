@@ -17,8 +17,9 @@ def test_run_equals_the_cli_file(cli, tmp_path):
         "-q", "--out", tmp_path / "r.json")
     assert without_performance(py) == without_performance(load(tmp_path / "r.json"))
     assert py["games"] == 1000
-    assert py["performance"]["command_line"] == ["carcsolo", "run", "--games", "1000", "--placement",
-                                             "heuristic", "--scoring", "best", "--seed", "3"]
+    assert py["performance"]["command_line"] == ["carcsolo", "run", "--games", "1000",
+                                                 "--placement", "heuristic", "--scoring", "best",
+                                                 "--seed", "3"]
 
 
 def test_run_arrays_agree_with_the_document():
