@@ -203,7 +203,8 @@ TEST_CASE("merge: ceiling shards give the file of one ceiling run, other studies
         {"width.json", "config.placement_policy differs"},
         {"run.json", "merge joins files of one kind"},
         {"torn.json", "'per_game' needs one entry per game"}};
-    for (const auto& [file, words] : cases) {
+    for (const auto& c : cases) {
+      const std::string &file = c.first, &words = c.second;  // not a binding: CAPTURE takes it
       CAPTURE(file);
       const Outcome bad = merge(dir, {"a.json", file, "--out", "bad.json"});
       CHECK(bad.status == 2);

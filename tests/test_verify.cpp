@@ -174,10 +174,11 @@ TEST_CASE("verify: a discarded draw that carries any of a placement's keys is an
   const int turn = good.at("turns")[i].at("turn").get<int>();
   const json values = {{"x", 0},       {"y", 0},         {"rot", 0},     {"edges", "CCCC"},
                        {"free", json::array()}, {"meeple", nullptr}, {"scored", json::array()}};
-  for (const auto& [key, value] : values.items()) {
+  for (const auto& item : values.items()) {
+    const std::string key = item.key();  // not a binding: CAPTURE takes it
     CAPTURE(key);
     json log = good;
-    log["turns"][i][key] = value;
+    log["turns"][i][key] = item.value();
     const auto r = verify_game_log(log);
     REQUIRE(r);
     CHECK(r->turn == turn);
