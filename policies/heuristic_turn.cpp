@@ -4,6 +4,14 @@
 
 namespace carc::heuristic {
 
+// Every tile type without a monastery has a road or city segment, so no_free[code][0] is
+// empty: begin_turn skips the open cells with no side on an occupied feature.
+static_assert([] {
+  for (int t = 0; t < kTileTypes; ++t)
+    if (kMonasterySeg[t] < 0 && kBaseTiles[t].nseg == 0) return false;
+  return true;
+}());
+
 void Evaluator::begin_turn(const State& st) {
   s = &st;
   k = st.colors();
@@ -40,31 +48,37 @@ void Evaluator::begin_turn(const State& st) {
   for (int i = 0; i < n_side_set; ++i) side_cache[side_set[std::size_t(i)]] = nullptr;
   n_side_set = 0;
   n_marked = 0;
-  for (int j = 0; j < st.open_count(); ++j) {
+  // One pass per open cell: its tables, the odds of the features on its sides and the tile
+  // types it absorbs (none without a side on an occupied feature: see above).
+  const int n_open = st.open_count();
+  nofree_all = 0;
+  nofree_cells = TypeCounts{};
+  for (int j = 0; j < n_open; ++j) {
     const OpenCell& oc = st.open_cell(j);
+    const int code = oc.code;
     open_of[oc.cell] = std::uint8_t(j);
-    occ_of[j] = 0;
-    open_code[j] = oc.code;
+    open_code[j] = std::uint8_t(code);
     side_root[j].fill(kNoRoot);
-    for (unsigned b = kFeatureSides[oc.code]; b; b &= b - 1) {
+    unsigned occ = 0;
+    for (unsigned b = kFeatureSides[code]; b; b &= b - 1) {
       const int d = std::countr_zero(b);
       const int v = st.tile_near(step(oc.cell, d));
       const PlacedTile& u = st.tile(v);
       const int r = st.feature_of(v, kOriented[u.type][u.rot].seg[opposite(d)]);
       side_root[j][d] = std::int16_t(r);
-      if (st.feature(r).meeple_total) occ_of[j] = std::uint8_t(occ_of[j] | 1u << d);
-      const Factor& f = side_factor(oc.code, d);
+      if (st.feature(r).meeple_total) occ |= 1u << d;
+      const Factor& f = side_factor(code, d);
       open_side_factor[j][d] = &f;
       apply(odds_of(r), f, 1);
     }
-  }
-  nofree_all = 0;
-  nofree_cells = TypeCounts{};
-  for (int j = 0; j < st.open_count(); ++j) {
-    const TypeMask m = no_free[st.open_cell(j).code][occ_of[j]];
+    occ_of[j] = std::uint8_t(occ);
+    TypeMask m = 0;
+    if (occ) {
+      m = no_free[code][occ];
+      nofree_all |= m;
+      nofree_cells.add(m);
+    }
     nofree_of[j] = m;
-    nofree_all |= m;
-    nofree_cells.add(m);
   }
   n_active = 0;
   n_monasteries = 0;
