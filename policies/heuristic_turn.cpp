@@ -99,10 +99,14 @@ void Evaluator::begin_turn(const State& st) {
     active_of[r] = std::uint8_t(n_active++);
     a.root = std::uint16_t(r);
     if (f.kind == SegKind::monastery) {
-      const MonasteryCells m = monastery_cells(t, Placement{kNoCell, kFar, kFar, 0});
+      // monastery_cells with no placement: its open count is its empty cells, and the
+      // hopeless ones are open cells (never full) that no unseen tile fits.
       a.odds = Odds{};
-      a.odds.sides = m.sides;
-      a.odds.zeros = m.zeros;
+      a.odds.sides = f.open;
+      for (int d = 0; d < 8; ++d) {
+        const int j = open_of[step(t.cell, d)];
+        a.odds.zeros += j != kNoOpen && fit(open_code[j]) == 0;
+      }
     } else {
       a.odds = odds_of(r);
     }
