@@ -186,6 +186,8 @@ class State {
   // Feature root of a slot (tile index * 4 + segment) and its record.
   int feature_of(int tile, int seg) const { return slot_[tile * kMaxSegs + seg].feat; }
   const Feature& feature(int root) const { return slot_[root].f; }
+  // Slots of the unfinished monasteries (open > 0), in no particular order.
+  std::span<const std::uint16_t> unfinished_monasteries() const { return {mon_.data(), n_mon_}; }
   // Distinct tiles in the union of the features with these roots.
   int distinct_tiles(std::span<const std::uint16_t> roots) const;
   // Meeples of colour c still standing on the board.

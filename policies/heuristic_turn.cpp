@@ -84,13 +84,14 @@ void Evaluator::begin_turn(const State& st) {
   n_monasteries = 0;
   pend.fill(0);
   ret = 0;
+  for (const int slot : st.unfinished_monasteries()) {
+    const int i = slot / kMaxSegs;
+    const PlacedTile& t = st.tile(i);
+    const int r = st.feature_of(i, slot % kMaxSegs);
+    monasteries[n_monasteries++] = Unfinished{std::uint16_t(r), t.x, t.y, st.feature(r).open};
+  }
   for (int i = 0; i < st.tiles_on_board(); ++i) {
     const PlacedTile& t = st.tile(i);
-    if (const int ms = kMonasterySeg[t.type]; ms >= 0) {
-      const int r = st.feature_of(i, ms);
-      if (st.feature(r).open > 0)
-        monasteries[n_monasteries++] = Unfinished{std::uint16_t(r), t.x, t.y, st.feature(r).open};
-    }
     if (t.meeple_seg == kNoSegment) continue;
     const int r = st.feature_of(i, t.meeple_seg);
     const Feature& f = st.feature(r);
