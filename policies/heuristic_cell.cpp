@@ -97,10 +97,15 @@ void Evaluator::load_cell(int type, const Placement& pl) {
     for (int b = 0; b < a; ++b) nb.shared_root |= nb.root[a] >= 0 && nb.root[a] == nb.root[b];
   // Absorbing types at every open cell but this one and those beside it: a type drops
   // out when all the open cells that absorb it are among those.
+  // Most of those cells absorb nothing: only the types they absorb (`in`) can drop out.
   TypeCounts here;
+  TypeMask in = 0;
   for (const std::uint8_t j : skip)  // kNoOpen adds nothing
-    here.add(nofree_of[j]);
-  v.nofree_base = nofree_all & ~here.equal(nofree_cells);
+    if (const TypeMask m = nofree_of[j]) {
+      here.add(m);
+      in |= m;
+    }
+  v.nofree_base = in ? nofree_all & ~here.equal(nofree_cells) : nofree_all;
   v.nofree_base_count = unseen.count(v.nofree_base);
   v.n_monasteries = 0;
   for (int i = 0; i < nb.n_near; ++i) {
