@@ -49,10 +49,21 @@ void Evaluator::load_cell(int type, const Placement& pl) {
       nb.near_completes |= m.open == 1;
     }
   }
+  // Absorbing types at every open cell but this one and those beside it: a type drops
+  // out when all the open cells that absorb it are among those. Most of them absorb
+  // nothing: only the types they absorb (`in`) can drop out.
+  TypeCounts here;
+  TypeMask in = 0;
+  const auto absorbs = [&](int j) {  // kNoOpen absorbs nothing
+    if (const TypeMask m = nofree_of[std::size_t(j)]) {
+      here.add(m);
+      in |= m;
+    }
+  };
+  absorbs(jx);
   // Edges: the board feature behind each, and the open cells beside.
   v.n_sides = 0;
   v.active_edges = 0;
-  std::array<std::uint8_t, 5> skip{std::uint8_t(jx), kNoOpen, kNoOpen, kNoOpen, kNoOpen};
   for (int d = 0; d < 4; ++d) {
     nb.root[d] = side_root[jx][d];
     nb.root_meeples[d] = 0;
@@ -82,7 +93,7 @@ void Evaluator::load_cell(int type, const Placement& pl) {
     const int d = std::countr_zero(b);
     const std::uint8_t j = open_of[step(pl.cell, d)];
     v.open[d] = j;
-    skip[std::size_t(d + 1)] = j;
+    absorbs(j);
     v.code_near[d] = open_code[j];
     v.occ_near[d] = occ_of[j];
     for (unsigned b2 = kFeatureSides[v.code_near[d]]; b2; b2 &= b2 - 1) {
@@ -95,18 +106,13 @@ void Evaluator::load_cell(int type, const Placement& pl) {
   nb.shared_root = false;
   for (int a = 1; a < 4; ++a)
     for (int b = 0; b < a; ++b) nb.shared_root |= nb.root[a] >= 0 && nb.root[a] == nb.root[b];
-  // Absorbing types at every open cell but this one and those beside it: a type drops
-  // out when all the open cells that absorb it are among those.
-  // Most of those cells absorb nothing: only the types they absorb (`in`) can drop out.
-  TypeCounts here;
-  TypeMask in = 0;
-  for (const std::uint8_t j : skip)  // kNoOpen adds nothing
-    if (const TypeMask m = nofree_of[j]) {
-      here.add(m);
-      in |= m;
-    }
-  v.nofree_base = in ? nofree_all & ~here.equal(nofree_cells) : nofree_all;
-  v.nofree_base_count = unseen.count(v.nofree_base);
+  if (in) {
+    v.nofree_base = nofree_all & ~here.equal(nofree_cells);
+    v.nofree_base_count = unseen.count(v.nofree_base);
+  } else {
+    v.nofree_base = nofree_all;
+    v.nofree_base_count = nofree_all_count;
+  }
   v.n_monasteries = 0;
   for (int i = 0; i < nb.n_near; ++i) {
     const NearMonastery& m = nb.near[i];

@@ -221,6 +221,7 @@ struct Evaluator {
   std::array<TypeMask, kNoOpen + 1> nofree_of{};
   TypeCounts nofree_cells;  // per type: open cells absorbing it
   TypeMask nofree_all = 0;
+  int nofree_all_count = 0;  // unseen.count(nofree_all)
   std::array<std::int16_t, kCodes> fit_cache;
   // side_factor(code, d); nullptr: not known this turn. Only the entries in side_set are
   // not null (begin_turn resets them: a turn uses few of the 1,024).

@@ -95,6 +95,8 @@ void Evaluator::begin_turn(const State& st) {
     a.now = contrib(f.kind, a.odds, f.tiles, f.pennants, f.meeples, f.meeple_total);
     add(pend, ret, a.now, 1);
   }
+  // What load_cell's cells keep when no cell around them absorbs a type.
+  nofree_all_count = unseen.count(nofree_all);
 }
 
 void Evaluator::end_turn() {
