@@ -4,6 +4,14 @@
 
 namespace carc::heuristic {
 
+namespace {
+// step(): the same cell, the wrap-around as the smaller of c and c - kCells (unsigned).
+int near_cell(int cell, int d) {
+  const unsigned c = unsigned(cell + kNeighbour[std::size_t(d)]);
+  return int(std::min(c, c - unsigned(kCells)));
+}
+}  // namespace
+
 // The cell's neighbourhood (what CellNeighbours::load finds, read off the turn's
 // tables: the constraint code shows which edges have a tile) and what the heuristic
 // asks of it.
@@ -14,13 +22,14 @@ void Evaluator::load_cell(int type, const Placement& pl) {
   v.code = s->open_cell(jx).code;
   nb.cell = pl.cell;
   nb.occupied = kOccupied[v.code];
-  nb.empty = 4 - kBits4[nb.occupied];
   // The corners: empty or not, and for the tile's own monastery, hopeless or not.
+  int empty = 4 - kBits4[nb.occupied];
+  for (int d = 4; d < 8; ++d) empty += s->tile_near(near_cell(pl.cell, d)) == kNoTile;
+  nb.empty = empty;
   v.own = MonasteryCells{};
-  for (int d = 4; d < 8; ++d) nb.empty += s->tile_near(step(pl.cell, d)) == kNoTile;
   if (kMonasterySeg[type] != kNoSeg) {
     for (int d = 4; d < 8; ++d) {
-      const int c = step(pl.cell, d);
+      const int c = near_cell(pl.cell, d);
       if (s->tile_near(c) != kNoTile) continue;
       const int j = open_of[c];
       ++v.own.sides;
@@ -91,7 +100,7 @@ void Evaluator::load_cell(int type, const Placement& pl) {
   // so a side without one has no feature sides to look at).
   for (unsigned b = ~nb.occupied & 15u; b; b &= b - 1) {
     const int d = std::countr_zero(b);
-    const std::uint8_t j = open_of[step(pl.cell, d)];
+    const std::uint8_t j = open_of[near_cell(pl.cell, d)];
     v.open[d] = j;
     absorbs(j);
     v.code_near[d] = open_code[j];
