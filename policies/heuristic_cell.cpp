@@ -40,23 +40,11 @@ void Evaluator::load_cell(int type, const Placement& pl) {
   // Unfinished monasteries around, in the order of the 8 directions.
   nb.n_near = 0;
   nb.near_completes = false;
-  std::array<std::uint8_t, 8> at;
-  unsigned near_dirs = 0;
-  for (int i = 0; i < n_monasteries; ++i) {
-    const unsigned dx = unsigned(monasteries[i].x - pl.x + 1),
-                   dy = unsigned(monasteries[i].y - pl.y + 1);
-    if (dx <= 2 && dy <= 2) {
-      const int d = kStepDir[dy][dx];
-      at[d] = std::uint8_t(i);
-      near_dirs |= 1u << d;
-    }
-  }
-  if (near_dirs) {
-    for (unsigned b = near_dirs; b; b &= b - 1) {
-      const Unfinished& m = monasteries[at[std::size_t(std::countr_zero(b))]];
-      nb.near[nb.n_near++] = NearMonastery{m.root, std::uint8_t(m.open - 1)};
-      nb.near_completes |= m.open == 1;
-    }
+  for (unsigned b = monastery_dirs[std::size_t(jx)]; b; b &= b - 1) {
+    const Unfinished& m =
+        monasteries[monastery_at[std::size_t(jx)][std::size_t(std::countr_zero(b))]];
+    nb.near[nb.n_near++] = NearMonastery{m.root, std::uint8_t(m.open - 1)};
+    nb.near_completes |= m.open == 1;
   }
   // Absorbing types at every open cell but this one and those beside it: a type drops
   // out when all the open cells that absorb it are among those. Most of them absorb

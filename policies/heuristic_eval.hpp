@@ -244,6 +244,10 @@ struct Evaluator {
   };
   std::array<Unfinished, kMaxMonasteries> monasteries{};
   int n_monasteries = 0;
+  // Per open cell: bit d when an unfinished monastery is in direction d of it, and which
+  // (index into monasteries).
+  std::array<std::uint8_t, kMaxOpen> monastery_dirs{};
+  std::array<std::array<std::uint8_t, 8>, kMaxOpen> monastery_at{};
 
   // Per cell and per placement.
   CellView cell;
