@@ -10,6 +10,28 @@ int near_cell(int cell, int d) {
   const unsigned c = unsigned(cell + kNeighbour[std::size_t(d)]);
   return int(std::min(c, c - unsigned(kCells)));
 }
+// For the cell in direction k of a monastery: the cells around the monastery beside it
+// (bit d: the one in direction d of the monastery), and the direction of each from it.
+struct BesideOf {
+  std::uint8_t mask = 0;
+  std::array<std::uint8_t, 8> dir{};
+};
+constexpr auto kBesideOf = [] {
+  std::array<BesideOf, 8> t{};
+  for (int k = 0; k < 8; ++k)
+    for (int d = 0; d < 8; ++d) {
+      const int dx = kDx[std::size_t(d)] - kDx[std::size_t(k)],
+                dy = kDy[std::size_t(d)] - kDy[std::size_t(k)];
+      if ((dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) != 1) continue;
+      t[std::size_t(k)].mask = std::uint8_t(t[std::size_t(k)].mask | 1u << d);
+      t[std::size_t(k)].dir[std::size_t(d)] = kStepDir[std::size_t(dy + 1)][std::size_t(dx + 1)];
+    }
+  return t;
+}();
+static_assert(kBesideOf[0].mask == (1u << 4 | 1u << 7), "north: beside NE and NW");
+static_assert(kBesideOf[4].mask == (1u << 0 | 1u << 1), "north-east: beside N and E");
+
+int bits8(unsigned m) { return kBits4[m & 15u] + kBits4[m >> 4 & 15u]; }
 }  // namespace
 
 // The cell's neighbourhood (what CellNeighbours::load finds, read off the turn's
@@ -40,11 +62,38 @@ void Evaluator::load_cell(int type, const Placement& pl) {
   // Unfinished monasteries around, in the order of the 8 directions.
   nb.n_near = 0;
   nb.near_completes = false;
+  // Those with meeples: their cells as the tile leaves them (monastery_cells, from the
+  // cells around each, found once a turn).
+  v.n_monasteries = 0;
   for (unsigned b = monastery_dirs[std::size_t(jx)]; b; b &= b - 1) {
-    const Unfinished& m =
-        monasteries[monastery_at[std::size_t(jx)][std::size_t(std::countr_zero(b))]];
+    const int from = std::countr_zero(b);
+    const int i = monastery_at[std::size_t(jx)][std::size_t(from)];
+    const Unfinished& m = monasteries[std::size_t(i)];
     nb.near[nb.n_near++] = NearMonastery{m.root, std::uint8_t(m.open - 1)};
     nb.near_completes |= m.open == 1;
+    if (active_of[m.root] == kNotActive) continue;
+    Around& a = around[std::size_t(i)];
+    if (!(around_known >> i & 1)) {
+      around_known |= 1u << i;
+      a = Around{0, 0};
+      const int mc = s->tile(m.root / kMaxSegs).cell;
+      for (int d = 0; d < 8; ++d) {
+        const int c = near_cell(mc, d);
+        if (s->tile_near(c) != kNoTile) continue;
+        a.empty = std::uint8_t(a.empty | 1u << d);
+        const std::uint8_t j = open_of[std::size_t(c)];
+        if (j != kNoOpen && fit(open_code[j]) == 0) a.zero = std::uint8_t(a.zero | 1u << d);
+      }
+    }
+    const int k = from ^ 2;  // this cell's direction from the monastery
+    const BesideOf& bo = kBesideOf[std::size_t(k)];
+    const unsigned rest = a.empty & ~(1u << k) & ~unsigned(bo.mask);
+    MonasteryCells cells;
+    cells.sides = bits8(rest);
+    cells.zeros = bits8(a.zero & rest);
+    for (unsigned e = a.empty & bo.mask; e; e &= e - 1)
+      cells.beside = std::uint8_t(cells.beside | 1u << bo.dir[std::size_t(std::countr_zero(e))]);
+    v.monasteries[v.n_monasteries++] = NearActive{m.root, std::uint8_t(m.open - 1), cells};
   }
   // Absorbing types at every open cell but this one and those beside it: a type drops
   // out when all the open cells that absorb it are among those. Most of them absorb
@@ -109,13 +158,6 @@ void Evaluator::load_cell(int type, const Placement& pl) {
   } else {
     v.nofree_base = nofree_all;
     v.nofree_base_count = nofree_all_count;
-  }
-  v.n_monasteries = 0;
-  for (int i = 0; i < nb.n_near; ++i) {
-    const NearMonastery& m = nb.near[i];
-    if (active_of[m.root] != kNotActive)
-      v.monasteries[v.n_monasteries++] = NearActive{
-          m.root, m.open_after, monastery_cells(s->tile(m.root / kMaxSegs), pl)};
   }
 }
 

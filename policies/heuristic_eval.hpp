@@ -248,6 +248,14 @@ struct Evaluator {
   // (index into monasteries).
   std::array<std::uint8_t, kMaxOpen> monastery_dirs{};
   std::array<std::array<std::uint8_t, 8>, kMaxOpen> monastery_at{};
+  // Per unfinished monastery, once a cell near it asks (bit i of around_known): bit d of
+  // `empty` when the cell in direction d of it is empty, of `zero` when that cell is also
+  // open and no unseen tile fits it (load_cell).
+  struct Around {
+    std::uint8_t empty, zero;
+  };
+  std::array<Around, kMaxMonasteries> around{};
+  unsigned around_known = 0;
 
   // Per cell and per placement.
   CellView cell;

@@ -106,6 +106,7 @@ void Evaluator::begin_turn(const State& st) {
     return true;
   }(), "d ^ 2 is the opposite direction of d");
   monastery_dirs.fill(0);
+  around_known = 0;
   for (int i = 0; i < n_monasteries; ++i) {
     const int at = st.tile(monasteries[std::size_t(i)].root / kMaxSegs).cell;
     for (int d = 0; d < 8; ++d) {
