@@ -150,15 +150,13 @@ void Evaluator::load_cell(int type, const Placement& pl) {
     }
   }
   nb.shared_root = false;
-  for (int a = 1; a < 4; ++a)
-    for (int b = 0; b < a; ++b) nb.shared_root |= nb.root[a] >= 0 && nb.root[a] == nb.root[b];
-  if (in) {
-    v.nofree_base = nofree_all & ~here.equal(nofree_cells);
-    v.nofree_base_count = unseen.count(v.nofree_base);
-  } else {
-    v.nofree_base = nofree_all;
-    v.nofree_base_count = nofree_all_count;
-  }
+  if (const unsigned fs = kFeatureSides[v.code]; fs & (fs - 1))  // two roots or more
+    for (int a = 1; a < 4; ++a)
+      for (int b = 0; b < a; ++b) nb.shared_root |= nb.root[a] >= 0 && nb.root[a] == nb.root[b];
+  // Those that drop out are usually none: their count is taken off nofree_all's.
+  const TypeMask drop = in ? nofree_all & here.equal(nofree_cells) : 0;
+  v.nofree_base = nofree_all & ~drop;
+  v.nofree_base_count = nofree_all_count - unseen.count(drop);
 }
 
 // What analyse_placement and expect_features do, in one pass, when no board feature is
