@@ -4,6 +4,36 @@
 
 namespace carc::heuristic {
 
+namespace {
+// step(): the same cell, the wrap-around as the smaller of c and c - kCells (unsigned).
+int near_cell(int cell, int d) {
+  const unsigned c = unsigned(cell + kNeighbour[std::size_t(d)]);
+  return int(std::min(c, c - unsigned(kCells)));
+}
+// For the cell in direction k of a monastery: the cells around the monastery beside it
+// (bit d: the one in direction d of the monastery), and the direction of each from it.
+struct BesideOf {
+  std::uint8_t mask = 0;
+  std::array<std::uint8_t, 8> dir{};
+};
+constexpr auto kBesideOf = [] {
+  std::array<BesideOf, 8> t{};
+  for (int k = 0; k < 8; ++k)
+    for (int d = 0; d < 8; ++d) {
+      const int dx = kDx[std::size_t(d)] - kDx[std::size_t(k)],
+                dy = kDy[std::size_t(d)] - kDy[std::size_t(k)];
+      if ((dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) != 1) continue;
+      t[std::size_t(k)].mask = std::uint8_t(t[std::size_t(k)].mask | 1u << d);
+      t[std::size_t(k)].dir[std::size_t(d)] = kStepDir[std::size_t(dy + 1)][std::size_t(dx + 1)];
+    }
+  return t;
+}();
+static_assert(kBesideOf[0].mask == (1u << 4 | 1u << 7), "north: beside NE and NW");
+static_assert(kBesideOf[4].mask == (1u << 0 | 1u << 1), "north-east: beside N and E");
+
+int bits8(unsigned m) { return kBits4[m & 15u] + kBits4[m >> 4 & 15u]; }
+}  // namespace
+
 // The cell's neighbourhood (what CellNeighbours::load finds, read off the turn's
 // tables: the constraint code shows which edges have a tile) and what the heuristic
 // asks of it.
@@ -14,13 +44,14 @@ void Evaluator::load_cell(int type, const Placement& pl) {
   v.code = s->open_cell(jx).code;
   nb.cell = pl.cell;
   nb.occupied = kOccupied[v.code];
-  nb.empty = 4 - kBits4[nb.occupied];
   // The corners: empty or not, and for the tile's own monastery, hopeless or not.
+  int empty = 4 - kBits4[nb.occupied];
+  for (int d = 4; d < 8; ++d) empty += s->tile_near(near_cell(pl.cell, d)) == kNoTile;
+  nb.empty = empty;
   v.own = MonasteryCells{};
-  for (int d = 4; d < 8; ++d) nb.empty += s->tile_near(step(pl.cell, d)) == kNoTile;
   if (kMonasterySeg[type] != kNoSeg) {
     for (int d = 4; d < 8; ++d) {
-      const int c = step(pl.cell, d);
+      const int c = near_cell(pl.cell, d);
       if (s->tile_near(c) != kNoTile) continue;
       const int j = open_of[c];
       ++v.own.sides;
@@ -31,28 +62,54 @@ void Evaluator::load_cell(int type, const Placement& pl) {
   // Unfinished monasteries around, in the order of the 8 directions.
   nb.n_near = 0;
   nb.near_completes = false;
-  std::array<std::uint8_t, 8> at;
-  unsigned near_dirs = 0;
-  for (int i = 0; i < n_monasteries; ++i) {
-    const unsigned dx = unsigned(monasteries[i].x - pl.x + 1),
-                   dy = unsigned(monasteries[i].y - pl.y + 1);
-    if (dx <= 2 && dy <= 2) {
-      const int d = kStepDir[dy][dx];
-      at[d] = std::uint8_t(i);
-      near_dirs |= 1u << d;
+  // Those with meeples: their cells as the tile leaves them (monastery_cells, from the
+  // cells around each, found once a turn).
+  v.n_monasteries = 0;
+  for (unsigned b = monastery_dirs[std::size_t(jx)]; b; b &= b - 1) {
+    const int from = std::countr_zero(b);
+    const int i = monastery_at[std::size_t(jx)][std::size_t(from)];
+    const Unfinished& m = monasteries[std::size_t(i)];
+    nb.near[nb.n_near++] = NearMonastery{m.root, std::uint8_t(m.open - 1)};
+    nb.near_completes |= m.open == 1;
+    if (active_of[m.root] == kNotActive) continue;
+    Around& a = around[std::size_t(i)];
+    if (!(around_known >> i & 1)) {
+      around_known |= 1u << i;
+      a = Around{0, 0};
+      const int mc = s->tile(m.root / kMaxSegs).cell;
+      for (int d = 0; d < 8; ++d) {
+        const int c = near_cell(mc, d);
+        if (s->tile_near(c) != kNoTile) continue;
+        a.empty = std::uint8_t(a.empty | 1u << d);
+        const std::uint8_t j = open_of[std::size_t(c)];
+        if (j != kNoOpen && fit(open_code[j]) == 0) a.zero = std::uint8_t(a.zero | 1u << d);
+      }
     }
+    const int k = from ^ 2;  // this cell's direction from the monastery
+    const BesideOf& bo = kBesideOf[std::size_t(k)];
+    const unsigned rest = a.empty & ~(1u << k) & ~unsigned(bo.mask);
+    MonasteryCells cells;
+    cells.sides = bits8(rest);
+    cells.zeros = bits8(a.zero & rest);
+    for (unsigned e = a.empty & bo.mask; e; e &= e - 1)
+      cells.beside = std::uint8_t(cells.beside | 1u << bo.dir[std::size_t(std::countr_zero(e))]);
+    v.monasteries[v.n_monasteries++] = NearActive{m.root, std::uint8_t(m.open - 1), cells};
   }
-  if (near_dirs) {
-    for (unsigned b = near_dirs; b; b &= b - 1) {
-      const Unfinished& m = monasteries[at[std::size_t(std::countr_zero(b))]];
-      nb.near[nb.n_near++] = NearMonastery{m.root, std::uint8_t(m.open - 1)};
-      nb.near_completes |= m.open == 1;
+  // Absorbing types at every open cell but this one and those beside it: a type drops
+  // out when all the open cells that absorb it are among those. Most of them absorb
+  // nothing: only the types they absorb (`in`) can drop out.
+  TypeCounts here;
+  TypeMask in = 0;
+  const auto absorbs = [&](int j) {  // kNoOpen absorbs nothing
+    if (const TypeMask m = nofree_of[std::size_t(j)]) {
+      here.add(m);
+      in |= m;
     }
-  }
+  };
+  absorbs(jx);
   // Edges: the board feature behind each, and the open cells beside.
   v.n_sides = 0;
   v.active_edges = 0;
-  std::array<std::uint8_t, 5> skip{std::uint8_t(jx), kNoOpen, kNoOpen, kNoOpen, kNoOpen};
   for (int d = 0; d < 4; ++d) {
     nb.root[d] = side_root[jx][d];
     nb.root_meeples[d] = 0;
@@ -80,9 +137,9 @@ void Evaluator::load_cell(int type, const Placement& pl) {
   // so a side without one has no feature sides to look at).
   for (unsigned b = ~nb.occupied & 15u; b; b &= b - 1) {
     const int d = std::countr_zero(b);
-    const std::uint8_t j = open_of[step(pl.cell, d)];
+    const std::uint8_t j = open_of[near_cell(pl.cell, d)];
     v.open[d] = j;
-    skip[std::size_t(d + 1)] = j;
+    absorbs(j);
     v.code_near[d] = open_code[j];
     v.occ_near[d] = occ_of[j];
     for (unsigned b2 = kFeatureSides[v.code_near[d]]; b2; b2 &= b2 - 1) {
@@ -93,22 +150,13 @@ void Evaluator::load_cell(int type, const Placement& pl) {
     }
   }
   nb.shared_root = false;
-  for (int a = 1; a < 4; ++a)
-    for (int b = 0; b < a; ++b) nb.shared_root |= nb.root[a] >= 0 && nb.root[a] == nb.root[b];
-  // Absorbing types at every open cell but this one and those beside it: a type drops
-  // out when all the open cells that absorb it are among those.
-  TypeCounts here;
-  for (const std::uint8_t j : skip)  // kNoOpen adds nothing
-    here.add(nofree_of[j]);
-  v.nofree_base = nofree_all & ~here.equal(nofree_cells);
-  v.nofree_base_count = unseen.count(v.nofree_base);
-  v.n_monasteries = 0;
-  for (int i = 0; i < nb.n_near; ++i) {
-    const NearMonastery& m = nb.near[i];
-    if (active_of[m.root] != kNotActive)
-      v.monasteries[v.n_monasteries++] = NearActive{
-          m.root, m.open_after, monastery_cells(s->tile(m.root / kMaxSegs), pl)};
-  }
+  if (const unsigned fs = kFeatureSides[v.code]; fs & (fs - 1))  // two roots or more
+    for (int a = 1; a < 4; ++a)
+      for (int b = 0; b < a; ++b) nb.shared_root |= nb.root[a] >= 0 && nb.root[a] == nb.root[b];
+  // Those that drop out are usually none: their count is taken off nofree_all's.
+  const TypeMask drop = in ? nofree_all & here.equal(nofree_cells) : 0;
+  v.nofree_base = nofree_all & ~drop;
+  v.nofree_base_count = nofree_all_count - unseen.count(drop);
 }
 
 // What analyse_placement and expect_features do, in one pass, when no board feature is

@@ -221,6 +221,7 @@ struct Evaluator {
   std::array<TypeMask, kNoOpen + 1> nofree_of{};
   TypeCounts nofree_cells;  // per type: open cells absorbing it
   TypeMask nofree_all = 0;
+  int nofree_all_count = 0;  // unseen.count(nofree_all)
   std::array<std::int16_t, kCodes> fit_cache;
   // side_factor(code, d); nullptr: not known this turn. Only the entries in side_set are
   // not null (begin_turn resets them: a turn uses few of the 1,024).
@@ -243,6 +244,18 @@ struct Evaluator {
   };
   std::array<Unfinished, kMaxMonasteries> monasteries{};
   int n_monasteries = 0;
+  // Per open cell: bit d when an unfinished monastery is in direction d of it, and which
+  // (index into monasteries).
+  std::array<std::uint8_t, kMaxOpen> monastery_dirs{};
+  std::array<std::array<std::uint8_t, 8>, kMaxOpen> monastery_at{};
+  // Per unfinished monastery, once a cell near it asks (bit i of around_known): bit d of
+  // `empty` when the cell in direction d of it is empty, of `zero` when that cell is also
+  // open and no unseen tile fits it (load_cell).
+  struct Around {
+    std::uint8_t empty, zero;
+  };
+  std::array<Around, kMaxMonasteries> around{};
+  unsigned around_known = 0;
 
   // Per cell and per placement.
   CellView cell;

@@ -114,6 +114,28 @@ void Evaluator::begin_turn(const State& st) {
     a.now = contrib(f.kind, a.odds, f.tiles, f.pennants, f.meeples, f.meeple_total);
     add(pend, ret, a.now, 1);
   }
+  // What load_cell's cells keep when no cell around them absorbs a type.
+  nofree_all_count = unseen.count(nofree_all);
+  // The unfinished monasteries around each open cell, for load_cell.
+  static_assert([] {
+    for (int d = 0; d < 8; ++d)
+      if (kDx[std::size_t(d ^ 2)] != -kDx[std::size_t(d)] ||
+          kDy[std::size_t(d ^ 2)] != -kDy[std::size_t(d)])
+        return false;
+    return true;
+  }(), "d ^ 2 is the opposite direction of d");
+  monastery_dirs.fill(0);
+  around_known = 0;
+  for (int i = 0; i < n_monasteries; ++i) {
+    const int at = st.tile(monasteries[std::size_t(i)].root / kMaxSegs).cell;
+    for (int d = 0; d < 8; ++d) {
+      const std::uint8_t j = open_of[step(at, d)];
+      if (j == kNoOpen) continue;
+      const int from = d ^ 2;  // the monastery's direction from the cell: the opposite of d
+      monastery_dirs[j] = std::uint8_t(monastery_dirs[j] | 1u << from);
+      monastery_at[j][std::size_t(from)] = std::uint8_t(i);
+    }
+  }
 }
 
 void Evaluator::end_turn() {
