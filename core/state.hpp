@@ -70,9 +70,10 @@ inline constexpr std::array<int, 8> kNeighbour = {
     kCells - kRowStride + 1, kRowStride + 1, kRowStride - 1, kCells - kRowStride - 1};
 constexpr int step(int cell, int dir) {
   // Without a branch: the start tile is at index 0, so half the board wraps around and a
-  // branch on it is a coin toss.
-  const int c = cell + kNeighbour[dir];
-  return c - (kCells & -int(c >= kCells));
+  // branch on it is a coin toss. Unsigned, c - kCells is huge unless c wrapped, so the
+  // smaller of the two is the cell (a compare and a conditional move).
+  const unsigned c = unsigned(cell + kNeighbour[dir]);
+  return int(c < c - unsigned(kCells) ? c : c - unsigned(kCells));
 }
 inline constexpr std::array<int, 8> kDx = {0, 1, 0, -1, 1, 1, -1, -1};
 inline constexpr std::array<int, 8> kDy = {-1, 0, 1, 0, -1, 1, 1, -1};

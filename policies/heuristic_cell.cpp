@@ -5,11 +5,6 @@
 namespace carc::heuristic {
 
 namespace {
-// step(): the same cell, the wrap-around as the smaller of c and c - kCells (unsigned).
-int near_cell(int cell, int d) {
-  const unsigned c = unsigned(cell + kNeighbour[std::size_t(d)]);
-  return int(std::min(c, c - unsigned(kCells)));
-}
 // For the cell in direction k of a monastery: the cells around the monastery beside it
 // (bit d: the one in direction d of the monastery), and the direction of each from it.
 struct BesideOf {
@@ -46,12 +41,12 @@ void Evaluator::load_cell(int type, const Placement& pl) {
   nb.occupied = kOccupied[v.code];
   // The corners: empty or not, and for the tile's own monastery, hopeless or not.
   int empty = 4 - kBits4[nb.occupied];
-  for (int d = 4; d < 8; ++d) empty += s->tile_near(near_cell(pl.cell, d)) == kNoTile;
+  for (int d = 4; d < 8; ++d) empty += s->tile_near(step(pl.cell, d)) == kNoTile;
   nb.empty = empty;
   v.own = MonasteryCells{};
   if (kMonasterySeg[type] != kNoSeg) {
     for (int d = 4; d < 8; ++d) {
-      const int c = near_cell(pl.cell, d);
+      const int c = step(pl.cell, d);
       if (s->tile_near(c) != kNoTile) continue;
       const int j = open_of[c];
       ++v.own.sides;
@@ -62,8 +57,8 @@ void Evaluator::load_cell(int type, const Placement& pl) {
   // Unfinished monasteries around, in the order of the 8 directions.
   nb.n_near = 0;
   nb.near_completes = false;
-  // Those with meeples: their cells as the tile leaves them (monastery_cells, from the
-  // cells around each, found once a turn).
+  // Those with meeples: their cells as the tile leaves them (MonasteryCells, from
+  // the cells around each, found once a turn).
   v.n_monasteries = 0;
   for (unsigned b = monastery_dirs[std::size_t(jx)]; b; b &= b - 1) {
     const int from = std::countr_zero(b);
@@ -78,7 +73,7 @@ void Evaluator::load_cell(int type, const Placement& pl) {
       a = Around{0, 0};
       const int mc = s->tile(m.root / kMaxSegs).cell;
       for (int d = 0; d < 8; ++d) {
-        const int c = near_cell(mc, d);
+        const int c = step(mc, d);
         if (s->tile_near(c) != kNoTile) continue;
         a.empty = std::uint8_t(a.empty | 1u << d);
         const std::uint8_t j = open_of[std::size_t(c)];
@@ -137,7 +132,7 @@ void Evaluator::load_cell(int type, const Placement& pl) {
   // so a side without one has no feature sides to look at).
   for (unsigned b = ~nb.occupied & 15u; b; b &= b - 1) {
     const int d = std::countr_zero(b);
-    const std::uint8_t j = open_of[near_cell(pl.cell, d)];
+    const std::uint8_t j = open_of[step(pl.cell, d)];
     v.open[d] = j;
     absorbs(j);
     v.code_near[d] = open_code[j];

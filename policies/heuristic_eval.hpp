@@ -27,7 +27,6 @@ inline constexpr std::uint8_t kNoOpen = 0xFF;     // open_of of a cell that is n
 inline constexpr std::uint8_t kNotActive = 0xFF;  // active_of of a feature without meeples
 inline constexpr std::int16_t kNoRoot = -1;       // side_root of a side with no road or city behind
 inline constexpr int kMaxActive = kMaxColors * kMaxMeeples;
-inline constexpr std::int8_t kFar = -128;  // a coordinate no tile is near
 
 // What an unfinished feature with meeples is expected to bring.
 struct Contrib {
@@ -323,7 +322,7 @@ struct Evaluator {
     return odds[root];
   }
 
-  // The odds of a monastery whose cells are `m` (monastery_cells) once the tile `o` is
+  // The odds of a monastery whose cells are `m` (load_cell) once the tile `o` is
   // placed: the cells beside the tile are open then and show its edges.
   Odds monastery_odds(const MonasteryCells& m, const Oriented& o) {
     Odds odds;
@@ -398,11 +397,6 @@ struct Evaluator {
   // --- per turn (heuristic_turn.cpp) ---------------------------------------------------
   void begin_turn(const State& st);
   void end_turn();
-  // The monastery on tile `m`: one open side per empty cell around it, hopeless when one
-  // of them is open and no unseen tile fits it; as a tile placed at `p` leaves them (that
-  // cell is full then), but for the cells beside it (see MonasteryCells). A placement far
-  // away (kFar) leaves them as they are.
-  MonasteryCells monastery_cells(const PlacedTile& m, const Placement& p);
 
   // --- per cell and per placement (heuristic_cell.cpp) ---------------------------------
   // The cell's neighbourhood (what CellNeighbours::load finds, read off the turn's

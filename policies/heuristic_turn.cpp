@@ -100,8 +100,8 @@ void Evaluator::begin_turn(const State& st) {
     active_of[r] = std::uint8_t(n_active++);
     a.root = std::uint16_t(r);
     if (f.kind == SegKind::monastery) {
-      // monastery_cells with no placement: its open count is its empty cells, and the
-      // hopeless ones are open cells (never full) that no unseen tile fits.
+      // One open side per empty cell around it (its open count), hopeless when one of them
+      // is an open cell that no unseen tile fits.
       a.odds = Odds{};
       a.odds.sides = f.open;
       for (int d = 0; d < 8; ++d) {
@@ -142,48 +142,6 @@ void Evaluator::end_turn() {
   for (int j = 0; j < s->open_count(); ++j) open_of[s->open_cell(j).cell] = kNoOpen;
   for (int i = 0; i < n_marked; ++i) is_marked[marked[i]] = false;
   for (int i = 0; i < n_active; ++i) active_of[active[i].root] = kNotActive;
-}
-
-// kMonasteryCell[a][d]: the cell in direction d of a monastery at offset a from the placed
-// cell (a = 3 * (dy + 1) + dx + 1 within one step, 9 beyond): the placed cell itself
-// (kPlacedCell), beside it (the direction from it, 0-3) or neither (kApart).
-constexpr std::uint8_t kPlacedCell = 0xFE, kApart = 0xFF;
-constexpr auto kMonasteryCell = [] {
-  std::array<std::array<std::uint8_t, 8>, 10> t{};
-  for (int a = 0; a < 10; ++a)
-    for (int d = 0; d < 8; ++d) {
-      const int dx = a % 3 - 1 + kDx[d], dy = a / 3 - 1 + kDy[d];
-      const int l1 = (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
-      t[a][d] = a == 9    ? kApart
-                : l1 == 0 ? kPlacedCell
-                : l1 == 1 ? kStepDir[dy + 1][dx + 1]
-                          : kApart;
-    }
-  return t;
-}();
-
-// The monastery on tile `m`: one open side per empty cell around it, hopeless when one of
-// them is open and no unseen tile fits it; as a tile placed at `p` leaves them (that cell
-// is full then), but for the cells beside it (see MonasteryCells). A placement far away
-// (kFar) leaves them as they are.
-MonasteryCells Evaluator::monastery_cells(const PlacedTile& m, const Placement& p) {
-  const unsigned ax = unsigned(m.x - p.x + 1), ay = unsigned(m.y - p.y + 1);
-  const std::array<std::uint8_t, 8>& around = kMonasteryCell[ax <= 2 && ay <= 2 ? 3 * ay + ax : 9];
-  MonasteryCells cells;
-  for (int d = 0; d < 8; ++d) {
-    const int c = step(m.cell, d);
-    if (s->tile_near(c) != kNoTile) continue;
-    const std::uint8_t at = around[std::size_t(d)];
-    if (at == kPlacedCell) continue;
-    if (at != kApart) {
-      cells.beside = std::uint8_t(cells.beside | 1u << at);
-      continue;
-    }
-    const int j = open_of[c];
-    ++cells.sides;
-    cells.zeros += j != kNoOpen && fit(open_code[j]) == 0;
-  }
-  return cells;
 }
 
 }  // namespace carc::heuristic
