@@ -144,6 +144,21 @@ void Evaluator::analyse_and_expect(int type, const Oriented& o) {
       continue;
     }
     const unsigned edges = o.seg_edges[sg], joined = edges & occupied;
+    if (joined == 0) {  // a feature of the tile alone: open on every edge, without meeples
+      f.open = kBits4[edges];
+      f.tiles = 1;
+      f.pennants = sd.pennant;
+      f.meeple_total = 0;
+      f.meeples.fill(0);
+      free_mask |= f.segs;
+      for (unsigned b = edges; b; b &= b - 1) {
+        const int d = std::countr_zero(b);
+        apply(fo, opened(d, o.edge[d]), 1);
+      }
+      e.feats[sg] = f;
+      feat_odds[sg] = fo;
+      continue;
+    }
     int open = kBits4[edges & ~joined], tiles = 1, pennants = sd.pennant, total = 0;
     std::uint64_t meeples = 0;
     for (unsigned b = joined; b; b &= b - 1) {
