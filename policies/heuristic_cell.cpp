@@ -122,7 +122,7 @@ void Evaluator::analyse_and_expect(int type, const Oriented& o) {
   bool completes = cell.nb.near_completes;
   for (int sg = 0; sg < nseg; ++sg) {
     const SegDef& sd = def.segs[sg];
-    JoinedFeature f;
+    JoinedFeature& f = e.feats[sg];  // built in place: no copy
     f.kind = sd.kind;
     f.segs = std::uint8_t(1u << sg);
     f.n_roots = 0;
@@ -139,7 +139,6 @@ void Evaluator::analyse_and_expect(int type, const Oriented& o) {
         completes = true;
       else
         fo = monastery_odds(cell.own, o);
-      e.feats[sg] = f;
       feat_odds[sg] = fo;
       continue;
     }
@@ -155,7 +154,6 @@ void Evaluator::analyse_and_expect(int type, const Oriented& o) {
         const int d = std::countr_zero(b);
         apply(fo, opened(d, o.edge[d]), 1);
       }
-      e.feats[sg] = f;
       feat_odds[sg] = fo;
       continue;
     }
@@ -198,7 +196,6 @@ void Evaluator::analyse_and_expect(int type, const Oriented& o) {
         add(delta.points, delta.returns,
             contrib(f.kind, fo, f.tiles, f.pennants, f.meeples, f.meeple_total), 1);
     }
-    e.feats[sg] = f;
     feat_odds[sg] = fo;
   }
   e.n_feats = nseg;
