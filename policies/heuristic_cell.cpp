@@ -143,6 +143,13 @@ void Evaluator::analyse_and_expect(int type, const Oriented& o) {
       continue;
     }
     const unsigned edges = o.seg_edges[sg], joined = edges & occupied;
+    // A road or city segment touches an edge: one that joins no board feature is open.
+    static_assert([] {
+      for (const TileDef& t : kBaseTiles)
+        for (int i = 0; i < t.nseg; ++i)
+          if (t.segs[i].kind != SegKind::monastery && t.segs[i].edges == 0) return false;
+      return true;
+    }());
     if (joined == 0) {  // a feature of the tile alone: open on every edge, without meeples
       f.open = kBits4[edges];
       f.tiles = 1;
