@@ -165,7 +165,7 @@ void Evaluator::analyse_and_expect(int type, const Oriented& o) {
   bool completes = cell.nb.near_completes;
   for (int sg = 0; sg < nseg; ++sg) {
     const SegDef& sd = def.segs[sg];
-    JoinedFeature f;
+    JoinedFeature& f = e.feats[sg];  // built in place: no copy
     f.kind = sd.kind;
     f.segs = std::uint8_t(1u << sg);
     f.n_roots = 0;
@@ -182,11 +182,31 @@ void Evaluator::analyse_and_expect(int type, const Oriented& o) {
         completes = true;
       else
         fo = monastery_odds(cell.own, o);
-      e.feats[sg] = f;
       feat_odds[sg] = fo;
       continue;
     }
     const unsigned edges = o.seg_edges[sg], joined = edges & occupied;
+    // A road or city segment touches an edge: one that joins no board feature is open.
+    static_assert([] {
+      for (const TileDef& t : kBaseTiles)
+        for (int i = 0; i < t.nseg; ++i)
+          if (t.segs[i].kind != SegKind::monastery && t.segs[i].edges == 0) return false;
+      return true;
+    }());
+    if (joined == 0) {  // a feature of the tile alone: open on every edge, without meeples
+      f.open = kBits4[edges];
+      f.tiles = 1;
+      f.pennants = sd.pennant;
+      f.meeple_total = 0;
+      f.meeples.fill(0);
+      free_mask |= f.segs;
+      for (unsigned b = edges; b; b &= b - 1) {
+        const int d = std::countr_zero(b);
+        apply(fo, opened(d, o.edge[d]), 1);
+      }
+      feat_odds[sg] = fo;
+      continue;
+    }
     int open = kBits4[edges & ~joined], tiles = 1, pennants = sd.pennant, total = 0;
     std::uint64_t meeples = 0;
     for (unsigned b = joined; b; b &= b - 1) {
@@ -226,7 +246,6 @@ void Evaluator::analyse_and_expect(int type, const Oriented& o) {
         add(delta.points, delta.returns,
             contrib(f.kind, fo, f.tiles, f.pennants, f.meeples, f.meeple_total), 1);
     }
-    e.feats[sg] = f;
     feat_odds[sg] = fo;
   }
   e.n_feats = nseg;

@@ -351,16 +351,24 @@ struct Evaluator {
     const int points = kind == SegKind::road   ? tiles
                        : kind == SegKind::city ? 2 * (tiles + pennants)
                                                : 9;
-    int most = 0;
-    for (int i = 0; i < k; ++i) most = std::max<int>(most, meeples[i]);
     double a = 0;
     int shared = -1;
-    for (int i = 0; i < k; ++i)
-      if (meeples[i] == most) {
-        c.majority = std::uint8_t(c.majority | 1u << i);
-        a = std::max(a, award[i]);
-        ++shared;
-      }
+    if (meeple_total == 1) {  // the common case: one meeple, its colour alone in the majority
+      int i = 0;
+      while (meeples[std::size_t(i)] == 0) ++i;
+      c.majority = std::uint8_t(1u << i);
+      a = std::max(a, award[std::size_t(i)]);
+      shared = 0;
+    } else {
+      int most = 0;
+      for (int i = 0; i < k; ++i) most = std::max<int>(most, meeples[i]);
+      for (int i = 0; i < k; ++i)
+        if (meeples[i] == most) {
+          c.majority = std::uint8_t(c.majority | 1u << i);
+          a = std::max(a, award[i]);
+          ++shared;
+        }
+    }
     a *= 1 + w.share * shared;
     const double* q = qpow[int(kind)].data();
     c.gain = points_odds(o, q) * a * points;

@@ -42,7 +42,8 @@ class ExpCache {
   }
 
  private:
-  static constexpr int kBits = 11;
+  // A turn's chances are too many for 2,048 slots: they would push one another out.
+  static constexpr int kBits = 13;
   std::array<std::uint64_t, 1 << kBits> key_;
   std::array<double, 1 << kBits> value_{};
 };
