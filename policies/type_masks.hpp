@@ -101,12 +101,22 @@ inline TypeMask placeable_types(const State& s) {
 // mask) the sum for each of its 16 subsets, so a count is 6 look-ups and 5 additions.
 class UnseenCounts {
  public:
+  // The counts of `s`. Only the nibbles whose types' counts changed since the last load
+  // are rebuilt (a turn usually changes one type; the first load rebuilds all).
   void load(const State& s) {
     for (int n = 0; n < kNibbles; ++n) {
+      bool same = true;
+      for (int i = 0; i < 4; ++i) {
+        const int t = 4 * n + i;
+        const std::uint8_t c = t < kTileTypes ? std::uint8_t(s.unseen(t)) : 0;
+        same &= counts_[std::size_t(t)] == c;
+        counts_[std::size_t(t)] = c;
+      }
+      if (same) continue;
       table_[n][0] = 0;
       for (int m = 1; m < 16; ++m) {
         const int t = 4 * n + std::countr_zero(unsigned(m));
-        table_[n][m] = std::uint8_t(table_[n][m & (m - 1)] + (t < kTileTypes ? s.unseen(t) : 0));
+        table_[n][m] = std::uint8_t(table_[n][m & (m - 1)] + counts_[std::size_t(t)]);
       }
     }
   }
@@ -121,6 +131,8 @@ class UnseenCounts {
  private:
   static constexpr int kNibbles = (kTileTypes + 3) / 4;
   std::array<std::array<std::uint8_t, 16>, kNibbles> table_{};
+  // The counts the tables were built from (all 0 at first, as the tables are).
+  std::array<std::uint8_t, 4 * kNibbles> counts_{};
 };
 
 }  // namespace carc
