@@ -27,11 +27,13 @@ TEST_CASE("type masks: discards, fits and unseen counts by ands, against loops")
   auto driver = make_placement_policy("greedy");
   auto scoring = make_lookahead_scoring();
   int positions = 0, discarding = 0;
+  // One UnseenCounts for every game: a load rebuilds only what changed since the last one,
+  // and the first position of a game follows the last of another.
+  UnseenCounts counts;
   for (std::uint64_t game = 0; game < 30; ++game) {
     sim::Stacks st = sim::deal(2 + int(game % 3), 41, game);
     State s = State::initial({2 + int(game % 3), 4});
     Rng rng(game);
-    UnseenCounts counts;
     while (!s.ended()) {
       counts.load(s);
       const TypeMask unseen = unseen_types(s), placeable = placeable_types(s);
