@@ -1,6 +1,7 @@
 // The clairvoyant ceiling (sim/reference/ceiling.hpp): its lines are legal games that the
 // driver replays to the same end, it is deterministic, it beats a real player on the same
-// deals by a wide margin, and it never becomes a placement policy.
+// deals by a wide margin, it keeps a policy's own line so it never ends below it, and it
+// never becomes a placement policy.
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
@@ -54,4 +55,40 @@ TEST_CASE("ceiling: not a placement policy") {
   for (const auto& p : placement_policies()) CHECK(p.name.find("ceiling") == std::string::npos);
   CHECK_THROWS_AS(make_placement_policy("ceiling"), std::invalid_argument);
   CHECK_THROWS_AS(clairvoyant_ceiling(Config{3, 4}, 1, 0, 0), std::invalid_argument);
+}
+
+TEST_CASE("ceiling: with a policy's line, never below the policy, on every deal") {
+  const Config cfg{3, 4};
+  auto placement = make_placement_policy("heuristic");
+  auto scoring = make_scoring_policy("best");
+  int beam_below = 0;
+  for (std::uint64_t game = 0; game < 16; ++game) {
+    CAPTURE(game);
+    GameOutcome player;
+    const std::vector<Move> moves = policy_line(cfg, 23, game, *placement, *scoring, &player);
+    // The recorded line is the policy's game: one move per placed tile, the same outcome.
+    CHECK(int(moves.size()) == player.tiles_placed);
+    CHECK(play_game(GameSpec{cfg, 23, game}, *placement, *scoring).result == player.result);
+    // A beam of width 1 alone often ends below the heuristic; keeping its line never does.
+    const CeilingLine alone = clairvoyant_ceiling(cfg, 23, game, 1);
+    CHECK(alone.beam_alone_result == alone.outcome.result);
+    beam_below += alone.outcome.result < player.result ? 1 : 0;
+    const CeilingLine kept = clairvoyant_ceiling(cfg, 23, game, 1, moves);
+    CHECK(kept.outcome.result >= player.result);
+    CHECK(kept.beam_alone_result <= kept.outcome.result);
+    const nlohmann::json log = ceiling_log(cfg, 23, game, kept, "ceiling:width=1");
+    CHECK_FALSE(verify_game_log(log).has_value());
+  }
+  REQUIRE(beam_below > 0);  // else this test could not tell a kept line from a lost one
+}
+
+TEST_CASE("ceiling: a policy's line that is not legal in its own game is an internal error") {
+  const Config cfg{3, 4};
+  auto placement = make_placement_policy("greedy");
+  auto scoring = make_scoring_policy("best");
+  const std::vector<Move> other = policy_line(cfg, 23, 1, *placement, *scoring, nullptr);
+  CHECK_THROWS_AS(clairvoyant_ceiling(cfg, 23, 0, 2, other), std::logic_error);
+  std::vector<Move> shorter = policy_line(cfg, 23, 0, *placement, *scoring, nullptr);
+  shorter.pop_back();
+  CHECK_THROWS_AS(clairvoyant_ceiling(cfg, 23, 0, 2, shorter), std::logic_error);
 }

@@ -190,6 +190,14 @@ TEST_CASE("merge: ceiling shards give the file of one ceiling run, other studies
   CHECK(merged["per_game"].size() == 5);
   CHECK(parts(merged) == parts(load(dir, "all.json")));
   CHECK(parts(merged) != parts(load(dir, "a.json")));
+  // How often the beam beat the policy: counted again over the joined games.
+  std::uint64_t better = 0;
+  for (const auto& g : merged["per_game"])
+    better += g["result"].get<int>() > g["against_result"].get<int>() ? 1 : 0;
+  CHECK(merged["ceiling"]["better"] == better);
+  CHECK(merged["ceiling"]["policy_line"] == true);
+  CHECK(m.out.find("better line than the policy's own in " + std::to_string(better) + " of 5") !=
+        std::string::npos);
 
   SUBCASE("another policy beside it, another width, a results file, a torn per_game") {
     REQUIRE(ceiling(3, 2, "greedy.json", {"--against", "greedy"}) == 0);
@@ -198,11 +206,19 @@ TEST_CASE("merge: ceiling shards give the file of one ceiling run, other studies
     json torn = load(dir, "b.json");
     torn["per_game"].erase(1);
     carc::test::write_text(dir / "torn.json", torn.dump());
+    json before = load(dir, "b.json");  // as written before the beam kept the policy's line
+    before["reference"] =
+        "clairvoyant beam search over the dealt stacks: it sees every colour's stack order, which "
+        "no player may; a ceiling to measure policies against, never a policy";
+    before["ceiling"] = {{"width", 3}};
+    for (auto& g : before["per_game"]) g.erase("beam_alone_result");
+    carc::test::write_text(dir / "before.json", before.dump());
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"greedy.json", "against.results.config.placement_policy differs"},
         {"width.json", "config.placement_policy differs"},
         {"run.json", "merge joins files of one kind"},
-        {"torn.json", "'per_game' needs one entry per game"}};
+        {"torn.json", "'per_game' needs one entry per game"},
+        {"before.json", "ceiling.policy_line differs"}};
     for (const auto& c : cases) {
       const std::string &file = c.first, &words = c.second;  // not a binding: CAPTURE takes it
       CAPTURE(file);

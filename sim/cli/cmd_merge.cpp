@@ -90,6 +90,8 @@ void check_one_study(const std::vector<Shard>& shards) {
                           : study_difference(a.matrix.study, b.matrix.study);
     if (a.kind == "ceiling" && key == "config." && a.ceiling.against != b.ceiling.against)
       key = "against.results.config.placement_policy";
+    if (a.kind == "ceiling" && key == "config." && a.ceiling.policy_line != b.ceiling.policy_line)
+      key = "ceiling.policy_line";
     if (key != "config." && !key.empty())
       throw UsageError(b.path + " and " + a.path + " are " + a.kind +
                        " files of different studies (" + key +
@@ -155,7 +157,9 @@ nlohmann::json merge_ceiling(const std::vector<Shard>& shards, std::string& summ
     threads = std::max(threads, s.threads);
   }
   all.config.games = all.ceiling.games();
-  summary = "REFERENCE, NOT A POLICY (sees the dealt stacks)\n" + all.ceiling.summary();
+  summary = "REFERENCE THAT CHEATS, NOT A POLICY (sees the dealt stacks): the best line a beam "
+            "of width " + std::to_string(all.width) + " found; a lower bound on each deal's optimum\n" +
+            all.ceiling.summary() + ceiling_summary(all);
   return ceiling_document(all, threads, seconds);
 }
 

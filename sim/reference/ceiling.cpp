@@ -64,7 +64,9 @@ struct Step {  // one placed tile of a line; lines share their prefixes
 
 struct Node {
   State s;
-  int line;  // last step, -1 before the first placement
+  int line;             // last step, -1 before the first placement
+  bool policy = false;  // the position of the policy's line
+  bool helped = false;  // its line went through a position kept only for being the policy's
 };
 
 struct Child {
@@ -73,18 +75,26 @@ struct Child {
   Move move;
 };
 
+bool same_move(const Move& a, const Move& b) {
+  return a.at.cell == b.at.cell && a.at.rot == b.at.rot && a.seg == b.seg;
+}
+
 class Beam {
  public:
-  Beam(const Config& cfg, std::uint64_t seed, std::uint64_t game, int width)
-      : stacks_(deal(cfg.colors, seed, game)), width_(width),
+  Beam(const Config& cfg, std::uint64_t seed, std::uint64_t game, int width,
+       std::span<const Move> policy_line)
+      : stacks_(deal(cfg.colors, seed, game)), width_(width), policy_line_(policy_line),
         scoring_(make_lookahead_scoring()), eval_(HeuristicWeights{}), rng_(seed, game, Stream::search) {
-    beam_.push_back({State::initial(cfg), -1});
+    beam_.push_back({State::initial(cfg), -1, !policy_line.empty(), false});
   }
 
   CeilingLine run() {
     while (!beam_.empty()) turn();
     if (best_.moves.empty() && best_.outcome.colors == 0)
       throw std::logic_error("ceiling: no line reached the end of the game");
+    if (policy_line_.empty()) best_.beam_alone_result = best_.outcome.result;
+    else if (policy_next_ != policy_line_.size())
+      throw std::logic_error("ceiling: the policy's line has moves left at the end of the game");
     return best_;
   }
 
@@ -107,12 +117,13 @@ class Beam {
     }
   }
 
-  void finish(State& s, int line) {
+  void finish(State& s, int line, bool helped) {
     FinalEnv env;
     env.scoring = scoring_.get();
     env.rng = &rng_;
     play_final_scoring(s, env);
     const GameOutcome o = outcome_of(s);
+    if (!helped && o.result > best_.beam_alone_result) best_.beam_alone_result = o.result;
     if (best_.outcome.colors != 0 && o.result <= best_.outcome.result) return;
     best_.outcome = o;
     best_.moves.clear();
@@ -121,11 +132,36 @@ class Beam {
     std::reverse(best_.moves.begin(), best_.moves.end());
   }
 
-  // Keeps a position for the next turn, or finishes it when the game is over.
-  void keep(State& s, int line) {
-    if (s.ended()) return finish(s, line);
-    if (!seen_.insert(position_key(s)).second) return;
-    next_.push_back({s, line});
+  // Keeps a position for the next turn, or finishes it when the game is over. Returns
+  // whether it is a new one in the next beam. The policy's position is kept even when an
+  // equal one is there: its exact State is what its next move is legal in.
+  bool keep(State& s, int line, bool policy, bool helped) {
+    if (s.ended()) {
+      finish(s, line, helped);
+      return false;
+    }
+    const bool fresh = seen_.insert(position_key(s)).second;
+    if (fresh || policy) next_.push_back({s, line, policy, helped});
+    return fresh;
+  }
+
+  // The index among moves_[0, k) of the policy's next move. A placement that takes no
+  // meeple is one option whatever segment the policy named.
+  int policy_order(int k) {
+    if (policy_next_ >= policy_line_.size())
+      throw std::logic_error("ceiling: the policy's line ran out of moves");
+    const Move m = policy_line_[policy_next_++];
+    int same_placement = -1, options = 0;
+    for (int i = 0; i < k; ++i) {
+      const Move& c = moves_[std::size_t(i)].move;
+      if (c.at.cell != m.at.cell || c.at.rot != m.at.rot) continue;
+      if (same_move(c, m)) return i;
+      same_placement = i;
+      ++options;
+    }
+    if (options == 1 && moves_[std::size_t(same_placement)].move.seg == Move::kNoMeeple)
+      return same_placement;
+    throw std::logic_error("ceiling: the policy's move is not legal in its own line");
   }
 
   void turn() {
@@ -133,39 +169,58 @@ class Beam {
     children_.clear();
     next_.clear();
     seen_.clear();
+    int policy_child = -1;  // index in children_ of the policy's move
     for (Node& node : beam_) {
       MoveBuffer legal;
       int n = 0;
       const int type = draw_placeable(node.s, legal, n);
       if (type == kNoType) {  // the turn ended in discards: nothing to choose
         node.s.end_turn();
-        keep(node.s, node.line);
+        keep(node.s, node.line, node.policy, node.helped);
         continue;
       }
       const int k = eval_.evaluate(node.s, type, {legal.data(), std::size_t(n)}, moves_.data(), rng_);
       const int id = int(drawn_.size());
-      drawn_.push_back({node.s, node.line});
+      drawn_.push_back(node);
       types_.resize(drawn_.size());
       types_[std::size_t(id)] = type;
+      if (node.policy) policy_child = int(children_.size()) + policy_order(k);
       for (int i = 0; i < k; ++i) children_.push_back({moves_[std::size_t(i)].value, id, i, moves_[std::size_t(i)].move});
     }
+    Child policy{};
+    const bool follow = policy_child >= 0;
+    if (follow) policy = children_[std::size_t(policy_child)];
     std::sort(children_.begin(), children_.end(), [](const Child& a, const Child& b) {
       if (a.value != b.value) return a.value > b.value;
       return a.node != b.node ? a.node < b.node : a.order < b.order;
     });
+    // The `width` best distinct positions; the policy's, when it is not among them, goes on
+    // as the one extra position.
+    bool policy_kept = false;
+    int kept = 0;
     for (const Child& ch : children_) {
-      if (int(next_.size()) >= width_) break;
-      State s = drawn_[std::size_t(ch.node)].s;
-      apply_move(s, types_[std::size_t(ch.node)], ch.move, *scoring_, rng_);
-      s.end_turn();
-      steps_.push_back({drawn_[std::size_t(ch.node)].line, ch.move});
-      keep(s, int(steps_.size()) - 1);
+      if (kept >= width_) break;
+      const bool is_policy = follow && ch.node == policy.node && ch.order == policy.order;
+      policy_kept = policy_kept || is_policy;
+      kept += expand(ch, is_policy, false);
     }
+    if (follow && !policy_kept) expand(policy, true, true);
     beam_.swap(next_);
+  }
+
+  bool expand(const Child& ch, bool is_policy, bool only_for_policy) {
+    const Node& from = drawn_[std::size_t(ch.node)];
+    State s = from.s;
+    apply_move(s, types_[std::size_t(ch.node)], ch.move, *scoring_, rng_);
+    s.end_turn();
+    steps_.push_back({from.line, ch.move});
+    return keep(s, int(steps_.size()) - 1, is_policy, from.helped || only_for_policy);
   }
 
   Stacks stacks_;
   int width_;
+  std::span<const Move> policy_line_;
+  std::size_t policy_next_ = 0;
   std::unique_ptr<ScoringPolicy> scoring_;
   HeuristicEvaluator eval_;
   Rng rng_;
@@ -176,6 +231,21 @@ class Beam {
   std::unordered_set<std::uint64_t> seen_;
   std::array<ScoredMove, kMaxMoves> moves_;
   CeilingLine best_;
+};
+
+// Passes a policy's choices on and records them.
+class Recording final : public PlacementPolicy {
+ public:
+  Recording(PlacementPolicy& inner, std::vector<Move>& moves) : inner_(inner), moves_(moves) {}
+  Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
+    const Move m = inner_.choose(obs, legal, rng);
+    moves_.push_back(m);
+    return m;
+  }
+
+ private:
+  PlacementPolicy& inner_;
+  std::vector<Move>& moves_;
 };
 
 // Plays a line's moves in order (the driver deals the same stacks, so the same tiles come).
@@ -212,10 +282,21 @@ nlohmann::json ceiling_log(const Config& cfg, std::uint64_t seed, std::uint64_t 
 }
 
 CeilingLine clairvoyant_ceiling(const Config& cfg, std::uint64_t seed, std::uint64_t game,
-                                int width) {
+                                int width, std::span<const Move> policy_line) {
   if (width < 1) throw std::invalid_argument("ceiling: the beam width must be at least 1");
-  auto beam = std::make_unique<Beam>(cfg, seed, game, width);  // large: not on the stack
+  auto beam = std::make_unique<Beam>(cfg, seed, game, width, policy_line);  // large: not on the stack
   return beam->run();
+}
+
+std::vector<Move> policy_line(const Config& cfg, std::uint64_t seed, std::uint64_t game,
+                              PlacementPolicy& placement, ScoringPolicy& scoring,
+                              GameOutcome* outcome) {
+  std::vector<Move> moves;
+  moves.reserve(kMaxTiles);
+  Recording recording(placement, moves);
+  const GameOutcome o = play_game(GameSpec{cfg, seed, game}, recording, scoring);
+  if (outcome) *outcome = o;
+  return moves;
 }
 
 }  // namespace carc::sim
