@@ -81,6 +81,18 @@ def label(run):
     return run_labels([run])[0]
 
 
+def ceiling_runs(doc):
+    """A ceiling file (a results document with `reference` and `against`): the reference's
+    results and the policy's played on the same games, their legend labels, and a title
+    with the beam width. The reference is labelled as one: it sees the stacks."""
+    width = doc["ceiling"]["width"]
+    against = doc["against"]["results"]
+    labels = [f"reference: beam width {width:,} (sees the stacks)", label(against)]
+    title = (f"clairvoyant reference, beam width {width:,} (a lower bound on each deal's optimum)\n"
+             f"beside {label(against)}, {doc['games']:,} games")
+    return [doc, against], labels, title
+
+
 def paired_goal_differences(doc):
     """Per later policy k of a compare file: its label against the first's and, per goal
     (in GOALS order), the paired rate difference and its 95% CI, in percent."""
@@ -149,13 +161,13 @@ def plot_histogram(run, path):
     save(fig, path)
 
 
-def plot_overlaid(runs, path, title):
+def plot_overlaid(runs, path, title, labels=None):
     w = bin_width(runs)
     lo = min(r["result"]["min"] for r in runs) // w * w
     hi = max(r["result"]["max"] for r in runs)
     fig, ax = plt.subplots(figsize=(8, 4.5))
     peaks = []
-    for run, name in zip(runs, run_labels(runs)):
+    for run, name in zip(runs, labels or run_labels(runs)):
         left, freq = histogram(run, w, lo, hi)
         x = np.append(left, left[-1] + w) - 0.5  # edges, so each step spans its bin
         y = np.append(freq, freq[-1])
@@ -180,12 +192,12 @@ def plot_overlaid(runs, path, title):
     save(fig, path)
 
 
-def plot_goals(runs, path, title):
+def plot_goals(runs, path, title, labels=None):
     goals = [g for g in GOALS if g in runs[0]["goals"]]
     x = np.arange(len(goals))
     width = 0.8 / len(runs)
     fig, ax = plt.subplots(figsize=(10, 4.5))
-    for i, (run, name) in enumerate(zip(runs, run_labels(runs))):
+    for i, (run, name) in enumerate(zip(runs, labels or run_labels(runs))):
         rates = np.array([run["goals"][g]["rate"] for g in goals]) * 100
         lo = np.array([run["goals"][g]["wilson95"][0] for g in goals]) * 100
         hi = np.array([run["goals"][g]["wilson95"][1] for g in goals]) * 100
@@ -269,7 +281,11 @@ def plot_file(path, out_dir):
     stem = os.path.join(out_dir or os.path.dirname(path) or ".",
                         os.path.splitext(os.path.basename(path))[0])
     fmt = doc.get("format")
-    if fmt == RESULTS:
+    if fmt == RESULTS and "reference" in doc and "against" in doc:
+        runs, labels, title = ceiling_runs(doc)
+        plot_overlaid(runs, stem + "-hist.png", title, labels)
+        plot_goals(runs, stem + "-goals.png", "goal rates of the " + title, labels)
+    elif fmt == RESULTS:
         plot_histogram(doc, stem + "-hist.png")
         plot_goals([doc], stem + "-goals.png", f"goal rates: {label(doc)}, {doc['games']:,} games")
     elif fmt == SWEEP:

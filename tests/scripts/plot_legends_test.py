@@ -42,6 +42,15 @@ def main():
     row = dict((r[0], r[1:]) for r in rows)["total_40"]
     check(all(abs(a - b) < 1e-9 for a, b in zip(row, (12.0, 10.0, 14.0))), f"total_40 {row}")
 
+    ceiling = {"games": 50, "reference": "...", "ceiling": {"width": 1024},
+               "config": {"placement_policy": "ceiling:width=1024", "scoring_policy": "best"},
+               "against": {"results": {"config": {"placement_policy": "search:beam=10",
+                                                  "scoring_policy": "best"}}}}
+    runs, names, title = plot.ceiling_runs(ceiling)
+    check(runs == [ceiling, ceiling["against"]["results"]], "a ceiling file: the reference and the policy")
+    check(names == ["reference: beam width 1,024 (sees the stacks)", "search / best"], f"names {names}")
+    check("width 1,024" in title and "search / best" in title and "lower bound" in title, f"title {title}")
+
     check(plot.clipped_ylim([0.48, 0.25, 0.075, 0.065]) is not None, "random's peak must be cut")
     check(abs(plot.clipped_ylim([0.48, 0.25, 0.075, 0.065]) - 3 * 0.065 * 1.05) < 1e-12, "cut height")
     check(plot.clipped_ylim([0.08, 0.07]) is None, "similar peaks need no cut")
