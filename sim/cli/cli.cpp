@@ -193,13 +193,18 @@ std::string until_ci_line(const std::string& what, double target, double achieve
   return buf;
 }
 
-std::string replay_command(const RunConfig& rc, const std::string& game) {
-  const auto word = [](const std::string& w) {  // a policy spec is safe unquoted but for ','
-    return w.find_first_of(" ,;&|<>()$'\"\\*?") == std::string::npos ? w : "'" + w + "'";
-  };
-  return "carcsolo replay --seed " + std::to_string(rc.seed) + " --colors " + std::to_string(rc.colors) +
-         " --meeples " + std::to_string(rc.meeples) + " --placement " + word(rc.placement_policy) +
-         " --scoring " + word(rc.scoring_policy) + " --game " + game;
+std::string shell_word(const std::string& w) {
+  if (!w.empty() && w.find_first_of(" \t\n,;&|<>()$'\"\\*?[]{}~#!`") == std::string::npos) return w;
+  std::string q = "'";
+  for (const char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string replay_command(const RunConfig& rc, const std::string& game, const std::string& deal_path) {
+  return "carcsolo replay" + (deal_path.empty() ? std::string() : " --deal " + shell_word(deal_path)) +
+         " --seed " + std::to_string(rc.seed) + " --colors " + std::to_string(rc.colors) +
+         " --meeples " + std::to_string(rc.meeples) + " --placement " + shell_word(rc.placement_policy) +
+         " --scoring " + shell_word(rc.scoring_policy) + " --game " + game;
 }
 
 namespace {

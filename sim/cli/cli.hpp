@@ -72,9 +72,14 @@ int report_interrupted(const std::string& command, const std::string& done, cons
 std::string until_ci_line(const std::string& what, double target, double achieved,
                           std::uint64_t games, std::uint64_t cap, bool partial);
 
-// The command that replays game `game` of a configuration: "carcsolo replay --seed S
-// --colors C --meeples M --placement P --scoring Q --game G" (specs quoted when needed).
-std::string replay_command(const RunConfig& rc, const std::string& game);
+// The command that replays game `game` of a configuration: "carcsolo replay [--deal FILE]
+// --seed S --colors C --meeples M --placement P --scoring Q --game G" (words quoted for a
+// POSIX shell when needed); `deal_path` empty: the seed's own deal.
+std::string replay_command(const RunConfig& rc, const std::string& game,
+                           const std::string& deal_path = "");
+// `w` as one word of a POSIX shell: unchanged when nothing in it is special, else in single
+// quotes.
+std::string shell_word(const std::string& w);
 
 // --colors, --meeples, --seed, --placement, --scoring.
 struct GameOptions {
