@@ -12,12 +12,39 @@ its document (what --out writes) as a dict, with `.games`: per-game numpy arrays
 with arrays=False, for very long runs).
 """
 import json
+import os
+import sys
 import threading
 
-import numpy as np
 
-from . import _carcsolo
-from ._carcsolo import Game as _Game, Move
+def _interpreter_built_for():
+    """The interpreter the module was built for (written into the build by CMake), or None."""
+    try:
+        from ._built_for import PYTHON
+    except ImportError:
+        return None
+    return PYTHON
+
+
+def _wrong_interpreter(lacks, error):
+    built = _interpreter_built_for()
+    if built and os.path.abspath(built) != os.path.abspath(sys.executable):
+        return ImportError("carcsolo was built for %s; this is %s, which lacks %s (%s): run it with %s"
+                           % (built, sys.executable, lacks, error, built))
+    return ImportError("carcsolo needs %s, which this interpreter (%s) lacks (%s)"
+                       % (lacks, sys.executable, error))
+
+
+try:
+    import numpy as np
+except ImportError as e:
+    raise _wrong_interpreter("numpy", e) from e
+
+try:
+    from . import _carcsolo
+    from ._carcsolo import Game as _Game, Move
+except ImportError as e:
+    raise _wrong_interpreter("its compiled part (carcsolo._carcsolo)", e) from e
 
 __all__ = ["run", "compare", "sweep", "Game", "Move", "Results", "placement_policies",
            "scoring_policies", "GOAL_IDS", "END_REASONS"]
