@@ -174,6 +174,8 @@ class Game {
         given_ = sim::stacks_from_letters(*stacks);
         spec.stacks = &given_;
         if (!colors) spec.cfg.colors = given_.colors;
+        for (int c = 0; c < given_.colors; ++c)
+          given_sizes_ += (c ? ", " : "") + std::to_string(given_.size(c));
       }
       g_ = std::make_unique<sim::SteppedGame>(spec, scoring);
       given_ = sim::Stacks{};  // the stepped game keeps its own copy
@@ -207,9 +209,13 @@ class Game {
   }
   std::string repr() const {
     const State& s = g_->state();
+    // A given deal is named as given (its order stays unsaid), not by the seed, which then
+    // seeds the scoring policy's stream only.
+    const std::string deal = given_sizes_.empty()
+                                 ? "seed=" + std::to_string(g_->spec().seed) + ", game=" + std::to_string(g_->spec().game)
+                                 : "stacks=<given: " + given_sizes_ + " tiles>";
     std::string r = "Game(colors=" + std::to_string(s.colors()) + ", meeples=" +
-                    std::to_string(s.meeples_per_color()) + ", seed=" + std::to_string(g_->spec().seed) +
-                    ", game=" + std::to_string(g_->spec().game) + ", turn=" + std::to_string(s.turn());
+                    std::to_string(s.meeples_per_color()) + ", " + deal + ", turn=" + std::to_string(s.turn());
     if (g_->over()) return r + ", over, result=" + std::to_string(s.result()) + ")";
     if (g_->ordering()) return r + ", ordering " + std::to_string(g_->completed().size()) + " features)";
     return r + ", tile=" + std::string(1, tile_name(g_->tile())) + ")";
@@ -217,6 +223,7 @@ class Game {
 
  private:
   sim::Stacks given_{};
+  std::string given_sizes_;  // a given deal's stack sizes, "24, 24, 23"; empty: the seed's deal
   std::unique_ptr<sim::SteppedGame> g_;
 };
 

@@ -158,6 +158,14 @@ def test_the_cli_deal_message_is_the_games(cli, tmp_path):
     assert p.stderr.endswith(": " + str(e.value) + "\n")
 
 
+def test_the_repr_of_a_given_deal_names_the_deal_not_a_seed(cli):
+    log = json.loads(cli("replay", "--seed", 7, "--game", 17, "-q").stdout)
+    g = carcsolo.Game(stacks=["".join(s) for s in log["stacks"]])
+    assert repr(g) == "Game(colors=3, meeples=4, stacks=<given: 24, 24, 23 tiles>, turn=0, tile=%s)" % g.tile
+    assert "seed" not in repr(g) and "".join(log["stacks"][0][:5]) not in repr(g)
+    assert repr(carcsolo.Game(seed=7, game=17)).startswith("Game(colors=3, meeples=4, seed=7, game=17, turn=0")
+
+
 def test_an_interpreter_without_numpy_is_told_which_one_the_module_was_built_for(tmp_path):
     # Another python3 (here: this one under another name, with numpy hidden) gets a message
     # naming the interpreter the module was built for, and itself.
