@@ -134,3 +134,16 @@ def test_ctrl_c_returns_what_was_played():
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     whole = carcsolo.run(placement=first_move, games=part["games"], seed=3)
     assert whole["result"] == part["result"]
+
+
+def test_a_bare_move_is_told_to_return_a_pair():
+    # A Move alone where a meeple is due: the message says what to return, not that the
+    # meeple is misplaced; a pair with a wrong meeple keeps the meeple's message.
+    with pytest.raises(ValueError, match=r"must return a pair \(move, meeple\).*\(got Move\(") as e:
+        carcsolo.run(placement=lambda obs, moves: moves[0], games=3)
+    assert "free segments" not in str(e.value)
+    with pytest.raises(ValueError, match=r"must return a pair \(move, meeple\)"):
+        carcsolo.run(placement=lambda obs, moves: 0, games=3)  # an index alone
+    with pytest.raises(ValueError, match="one of the move's free segments"):
+        carcsolo.run(placement=lambda obs, moves: (moves[0], None), games=3)
+
