@@ -147,3 +147,25 @@ def test_a_bare_move_is_told_to_return_a_pair():
     with pytest.raises(ValueError, match="one of the move's free segments"):
         carcsolo.run(placement=lambda obs, moves: (moves[0], None), games=3)
 
+
+def test_a_python_study_records_its_call_not_a_command_line(tmp_path, monkeypatch):
+    # No command line can play a Python callable: such a document names the call instead.
+    monkeypatch.chdir(tmp_path)
+    r = carcsolo.run(placement=PythonRandom(1), scoring="best", games=20, seed=2, out="o.json")
+    for doc in (r, load(tmp_path / "o.json")):
+        perf = doc["performance"]
+        assert "command_line" not in perf
+        assert perf["python_call"] == ("carcsolo.run(placement=<Python policy PythonRandom>, "
+                                       "scoring='best', games=20, seed=2, out='o.json')")
+    c = carcsolo.compare(placement=["greedy", first_move], games=10)
+    assert "command_line" not in c["performance"]
+    assert c["performance"]["python_call"] == ("carcsolo.compare(placement=['greedy', "
+                                               "<Python policy first_move>], games=10)")
+    assert all("command_line" not in run["performance"] for run in c["runs"])
+    # the replay line of the summary says there is none rather than give one that fails
+    assert "replay a game: not from the command line" in r.summary()
+    # built-in policies only: the command line, as before, and no call
+    b = carcsolo.run(placement="greedy", games=10)
+    assert b["performance"]["command_line"][:2] == ["carcsolo", "run"]
+    assert "python_call" not in b["performance"]
+    assert "replay a game: carcsolo replay --seed 1 " in b.summary()

@@ -212,7 +212,16 @@ std::vector<std::string>& command_line() {
   static std::vector<std::string> words;
   return words;
 }
+std::string& python_call() {
+  static std::string call;
+  return call;
+}
 }  // namespace
+
+void set_python_call(const std::string& call) {
+  command_line().clear();
+  python_call() = call;
+}
 
 void set_command_line(int argc, char** argv) {
   namespace fs = std::filesystem;
@@ -229,6 +238,7 @@ void set_command_line(int argc, char** argv) {
     const bool inside = !rel.empty() && *rel.begin() != "..";
     return head + (inside ? rel.string() : fs::path(value).filename().string());
   };
+  python_call().clear();
   auto& words = command_line();
   words.assign({"carcsolo"});
   for (int i = 1; i < argc; ++i) words.push_back(shareable(argv[i]));
@@ -243,6 +253,7 @@ ProgramInfo program_info() {
   p.flags = CARCSOLO_FLAGS;
   p.build_type = CARCSOLO_BUILD_TYPE;
   p.command_line = command_line();
+  p.python_call = python_call();
   return p;
 }
 

@@ -51,6 +51,10 @@ AtomicFile open_output(const std::string& opt, const std::string& path);
 // command line, for the files it writes.
 ProgramInfo program_info();
 void set_command_line(int argc, char** argv);
+// A study whose policy no command line can play (a Python callable): the files record
+// `call`, the words of the host program's call, as `performance.python_call` and no
+// command line, until set_command_line is called again.
+void set_python_call(const std::string& call);
 
 // --deal FILE: one line per colour, its stack's tile letters top first (spaces ignored;
 // empty lines and lines starting with # skipped). A file that cannot be read or does not
