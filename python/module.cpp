@@ -113,20 +113,25 @@ py::dict arrays(const sim::PerGameRows& rows, std::size_t k, int colors) {
 }
 
 // run / compare / sweep with the command line's arguments. Returns (exit status, document
-// as JSON text, one dict of arrays per configuration, none unless keep_games).
+// as JSON text, one dict of arrays per configuration (none unless keep_games), the summary
+// the command line prints). `call`: the Python call, recorded instead of a command line
+// when a Python policy plays.
 py::tuple command(const std::string& name, const std::vector<std::string>& args,
                   std::vector<py::object> placement, std::vector<py::object> scoring,
-                  bool main_thread, bool keep_games) {
+                  bool main_thread, bool keep_games, const std::string& call) {
   auto errors = std::make_shared<PythonErrorSlot>();
   StopOnSignal stop(main_thread);
   sim::Embedding embed;
   embed.keep_games = keep_games;
-  // performance.command_line of the document: the command line that asks for the same study
+  embed.own_policies = !placement.empty() || !scoring.empty();
+  // performance.command_line of the document: the command line that asks for the same
+  // study; none can play a Python policy, so then the call instead (performance.python_call)
   std::vector<std::string> words = {"carcsolo", name};
   words.insert(words.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());
   sim::set_command_line(int(argv.size()), argv.data());
+  if (embed.own_policies) sim::set_python_call(call);
   embed.makers = makers(std::move(placement), std::move(scoring), errors);
   int status = 0;
   try {
@@ -146,7 +151,7 @@ py::tuple command(const std::string& name, const std::vector<std::string>& args,
   for (std::size_t k = 0; k < embed.configs.size() && keep_games; ++k)
     runs.append(arrays(embed.per_game, k, embed.configs[k].colors));
   const std::string doc = embed.document.is_null() ? "" : embed.document.dump();
-  return py::make_tuple(status, doc, runs);
+  return py::make_tuple(status, doc, runs, embed.summary);
 }
 
 py::list policy_list(const std::vector<PolicyInfo>& infos) {
@@ -174,6 +179,8 @@ class Game {
         given_ = sim::stacks_from_letters(*stacks);
         spec.stacks = &given_;
         if (!colors) spec.cfg.colors = given_.colors;
+        for (int c = 0; c < given_.colors; ++c)
+          given_sizes_ += (c ? ", " : "") + std::to_string(given_.size(c));
       }
       g_ = std::make_unique<sim::SteppedGame>(spec, scoring);
       given_ = sim::Stacks{};  // the stepped game keeps its own copy
@@ -207,9 +214,13 @@ class Game {
   }
   std::string repr() const {
     const State& s = g_->state();
+    // A given deal is named as given (its order stays unsaid), not by the seed, which then
+    // seeds the scoring policy's stream only.
+    const std::string deal = given_sizes_.empty()
+                                 ? "seed=" + std::to_string(g_->spec().seed) + ", game=" + std::to_string(g_->spec().game)
+                                 : "stacks=<given: " + given_sizes_ + " tiles>";
     std::string r = "Game(colors=" + std::to_string(s.colors()) + ", meeples=" +
-                    std::to_string(s.meeples_per_color()) + ", seed=" + std::to_string(g_->spec().seed) +
-                    ", game=" + std::to_string(g_->spec().game) + ", turn=" + std::to_string(s.turn());
+                    std::to_string(s.meeples_per_color()) + ", " + deal + ", turn=" + std::to_string(s.turn());
     if (g_->over()) return r + ", over, result=" + std::to_string(s.result()) + ")";
     if (g_->ordering()) return r + ", ordering " + std::to_string(g_->completed().size()) + " features)";
     return r + ", tile=" + std::string(1, tile_name(g_->tile())) + ")";
@@ -217,6 +228,7 @@ class Game {
 
  private:
   sim::Stacks given_{};
+  std::string given_sizes_;  // a given deal's stack sizes, "24, 24, 23"; empty: the seed's deal
   std::unique_ptr<sim::SteppedGame> g_;
 };
 
@@ -229,7 +241,7 @@ PYBIND11_MODULE(_carcsolo, m) {
   m.doc() = "carcsolo's engine and driver (use the package carcsolo, not this module)";
   register_python_policies();
   m.def("command", &command, py::arg("name"), py::arg("args"), py::arg("placement"),
-        py::arg("scoring"), py::arg("main_thread"), py::arg("keep_games"));
+        py::arg("scoring"), py::arg("main_thread"), py::arg("keep_games"), py::arg("call"));
   m.def("placement_policies", [] { return policy_list(placement_policies()); });
   m.def("scoring_policies", [] { return policy_list(scoring_policies()); });
   m.attr("goal_ids") = [] {

@@ -49,7 +49,8 @@ class PythonPlacement final : public PlacementPolicy {
       py::list ms = moves(s, obs.tile(), legal);
       py::object r = f_(observation(s, obs.tile()), ms);
       py::object move = r, meeple = py::none();
-      if (py::isinstance<py::tuple>(r) && py::len(r) == 2) {
+      const bool pair = py::isinstance<py::tuple>(r) && py::len(r) == 2;
+      if (pair) {
         move = r[py::int_(0)];
         meeple = r[py::int_(1)];
       }
@@ -59,6 +60,11 @@ class PythonPlacement final : public PlacementPolicy {
         if (p.x == m.at.x && p.y == m.at.y && p.rot == m.at.rot) {
           const std::uint8_t free = s.free_segments(obs.tile(), p);
           const bool forced = free != 0 && s.supply(s.to_move()) > 0;
+          // A bare move is taken while no meeple is due; when one is, say what to return.
+          if (forced && !pair)
+            throw py::value_error("a Python placement policy must return a pair (move, meeple): a Move of `moves` "
+                                  "(or its index) and one of move.free, or None when it is empty (got " +
+                                  std::string(py::repr(r)) + ")");
           if (forced && (m.seg >= kMaxSegs || !(free >> m.seg & 1)))
             throw py::value_error("a Python placement policy must put the meeple on one of the move's free segments");
           return Move{p, forced ? m.seg : Move::kNoMeeple};

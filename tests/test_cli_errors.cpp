@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,7 @@ void lay_fixtures(const TempDir& d, const TempDir& shared) {
   carc::test::write_text(d / "bad.json", "{ \"format\": \n");
   carc::test::write_text(d / "other.json", "{\"format\": \"something-else/1\"}\n");
   carc::test::write_text(d / "empty.jsonl", "");
-  for (const char* f : {"r1.json", "r2.json", "r1b.json", "log.jsonl"})
+  for (const char* f : {"r1.json", "r2.json", "r1b.json", "log.jsonl", "deal.txt"})
     carc::test::fs::copy_file(shared / f, d / f);
 }
 
@@ -115,6 +116,13 @@ const std::vector<BadCall>& bad_calls() {
       {{"replay", "--out", "nodir/g.json"}, "--out"},
       {{"replay", "--out", "adir"}, "--out"},
       {{"replay", "17"}, "17"},
+      // replay --deal (afile: one line, not a deal; deal.txt: a deal of three colours)
+      {{"replay", "--deal", "nosuch.txt"}, "--deal"},
+      {{"replay", "--deal", "afile"}, "--deal"},
+      {{"replay", "--deal", "adir"}, "--deal"},
+      {{"replay", "--deal", "deal.txt", "--colors", "4"}, "3 stacks but --colors is 4"},
+      {{"replay", "--deal", "deal.txt", "--from", "log.jsonl"}, "--deal and --from"},
+      {{"replay", "--deal", "deal.txt", "--out", "adir"}, "--out"},
       // policies
       {{"policies", "x"}, "x"},
       // verify
@@ -191,6 +199,19 @@ TEST_CASE("every bad invocation: exit 2, one line naming the option, no file wri
   made({"run", "--games", "40", "--seed", "2", "--threads", "1", "-q", "--out", "r2.json"});
   made({"run", "--games", "40", "--seed", "1", "--first-game", "20", "--threads", "1", "-q",
         "--out", "r1b.json"});
+  {  // a deal file: the stacks of the first logged game, one line per colour
+    std::ifstream logged((shared / "log.jsonl").string());
+    std::string first;
+    std::getline(logged, first);
+    const nlohmann::json log = nlohmann::json::parse(first);
+    std::string deal;
+    for (const auto& stack : log["stacks"]) {
+      for (const auto& tile : stack) deal += tile.get<std::string>();
+      deal += "\n";
+    }
+    carc::test::write_text(shared / "deal.txt", deal);
+    made({"replay", "--deal", "deal.txt", "-q", "--out", "deal-game.json"});
+  }
 
   for (const auto& row : bad_calls()) {
     TempDir d;

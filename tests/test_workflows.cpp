@@ -227,6 +227,86 @@ TEST_CASE("replay of a run's game is one command: run prints it, replay names it
   CHECK(r.err.find("placement random, scoring random") != std::string::npos);
 }
 
+namespace {
+// The words of a POSIX shell command line as replay_command writes it: words split at
+// spaces, single quotes around a word with special characters, '\'' for a quote in one.
+std::vector<std::string> shell_words(const std::string& line) {
+  std::vector<std::string> words;
+  std::string w;
+  bool in_word = false, quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '\'') quoted = false;
+      else w += c;
+    } else if (c == '\'') {
+      quoted = in_word = true;
+    } else if (c == '\\' && i + 1 < line.size()) {
+      w += line[++i];
+      in_word = true;
+    } else if (c == ' ') {
+      if (in_word) words.push_back(w);
+      w.clear();
+      in_word = false;
+    } else {
+      w += c;
+      in_word = true;
+    }
+  }
+  if (in_word) words.push_back(w);
+  return words;
+}
+}  // namespace
+
+TEST_CASE("run --deal: the summary names the deal and prints the replay of the very game, byte for byte") {
+  carc::test::TempDir d;
+  // A deal (that of another seed's game, so that it differs from seed 9's own), in a file
+  // whose name needs quoting.
+  auto r = carc::test::run_carcsolo({"replay", "--seed", "3", "--game", "11", "-q", "--out", "src.json"}, d.path());
+  REQUIRE(r.status == 0);
+  const json source = read_json((d / "src.json").string());
+  std::string deal = "# seed 3, game 11\n";
+  for (const auto& stack : source["stacks"]) {
+    for (const auto& tile : stack) deal += tile.get<std::string>();
+    deal += "\n";
+  }
+  carc::test::write_text(d / "my deal's.txt", deal);
+  r = carc::test::run_carcsolo({"run", "--deal", "my deal's.txt", "--games", "1", "--first-game", "4", "--seed", "9",
+                                "--meeples", "5", "--placement", "greedy:snug=1", "--scoring",
+                                "random", "--threads", "1", "--log", "run.jsonl"},
+                               d.path());
+  REQUIRE(r.status == 0);
+  const std::string head = r.out.substr(0, r.out.find('\n'));
+  CHECK(head == "carcsolo run: greedy:snug=1 / random, 3 colours x 5 meeples, deal my deal's.txt in "
+                "every game, policies' streams of seed 9");
+  const std::string mark = "replay a game: ";
+  const auto at = r.out.find(mark);
+  REQUIRE(at != std::string::npos);
+  std::vector<std::string> args =
+      shell_words(r.out.substr(at + mark.size(), r.out.find('\n', at) - at - mark.size()));
+  REQUIRE(args.size() > 2);
+  CHECK(args[0] == "carcsolo");
+  args.erase(args.begin());
+  CHECK(args == std::vector<std::string>{"replay", "--deal", "my deal's.txt", "--seed", "9", "--colors", "3",
+                                         "--meeples", "5", "--placement", "greedy:snug=1",
+                                         "--scoring", "random", "--game", "4"});
+  // Run as printed: the log is the run's, byte for byte once written as --log writes it.
+  auto replayed = carc::test::run_carcsolo(args, d.path());
+  REQUIRE(replayed.status == 0);
+  CHECK(replayed.err ==
+        "carcsolo replay: deal my deal's.txt, seed 9, game 4, 3 colours x 5 meeples, placement "
+        "greedy:snug=1, scoring random\n");
+  const std::string logged = carc::test::read_text(d / "run.jsonl");
+  CHECK(json::parse(replayed.out).dump() + "\n" == logged);
+  CHECK(json::parse(logged)["stacks"] == source["stacks"]);
+  // The same command without --deal is another game (seed 9's own deal): the deal matters.
+  std::vector<std::string> seeded(args.begin(), args.end());
+  seeded.erase(seeded.begin() + 1, seeded.begin() + 3);
+  replayed = carc::test::run_carcsolo(seeded, d.path());
+  REQUIRE(replayed.status == 0);
+  CHECK(json::parse(replayed.out)["stacks"] != json::parse(logged)["stacks"]);
+}
+
 TEST_CASE("compare's summary: every goal with each policy's rate and the paired difference, ± throughout") {
   carc::test::TempDir d;
   const auto r = carc::test::run_carcsolo({"compare", "--placement", "random", "--placement", "greedy", "--placement",

@@ -9,15 +9,43 @@
 run, compare and sweep take the command line's options as keyword arguments (`first_game`
 for --first-game; a list for an option given several times; True for a flag) and return
 its document (what --out writes) as a dict, with `.games`: per-game numpy arrays (not kept
-with arrays=False, for very long runs).
+with arrays=False, for very long runs), and `.summary()`: the summary the command line
+prints.
 """
 import json
+import os
+import sys
 import threading
 
-import numpy as np
 
-from . import _carcsolo
-from ._carcsolo import Game as _Game, Move
+def _interpreter_built_for():
+    """The interpreter the module was built for (written into the build by CMake), or None."""
+    try:
+        from ._built_for import PYTHON
+    except ImportError:
+        return None
+    return PYTHON
+
+
+def _wrong_interpreter(lacks, error):
+    built = _interpreter_built_for()
+    if built and os.path.abspath(built) != os.path.abspath(sys.executable):
+        return ImportError("carcsolo was built for %s; this is %s, which lacks %s (%s): run it with %s"
+                           % (built, sys.executable, lacks, error, built))
+    return ImportError("carcsolo needs %s, which this interpreter (%s) lacks (%s)"
+                       % (lacks, sys.executable, error))
+
+
+try:
+    import numpy as np
+except ImportError as e:
+    raise _wrong_interpreter("numpy", e) from e
+
+try:
+    from . import _carcsolo
+    from ._carcsolo import Game as _Game, Move
+except ImportError as e:
+    raise _wrong_interpreter("its compiled part (carcsolo._carcsolo)", e) from e
 
 __all__ = ["run", "compare", "sweep", "Game", "Move", "Results", "placement_policies",
            "scoring_policies", "GOAL_IDS", "END_REASONS"]
@@ -35,8 +63,23 @@ class Results(dict):
     of such dicts, one per entry of the document's "runs". None with arrays=False (the
     arrays take 107 bytes per game and run at 3 colours, 4 more per extra colour; 60 of
     them are the end_reason strings).
+
+    summary() (and str()): the text summary the command line prints; the repr shows its
+    first line.
     """
     games = None
+    _summary = ""
+
+    def summary(self):
+        """The summary the command line prints for this study, as text."""
+        return self._summary
+
+    def __repr__(self):
+        head = self._summary.split("\n", 1)[0] if self._summary else "carcsolo results"
+        return "<Results: %s; a dict of the document, .summary() for the whole summary>" % head
+
+    def __str__(self):
+        return self._summary or repr(self)
 
 
 def _text(value):
@@ -47,6 +90,34 @@ def _text(value):
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+def _policy_name(policy):
+    name = getattr(policy, "__qualname__", None) or type(policy).__qualname__
+    return "<Python policy %s>" % name
+
+
+def _shareable(path):
+    """A path as the command line records it: relative to the working directory when inside
+    it, else by its file name alone (documents are shared)."""
+    path = os.fspath(path)
+    if not os.path.isabs(path):
+        return path
+    rel = os.path.relpath(path)
+    return os.path.basename(path) if rel == ".." or rel.startswith(".." + os.sep) else rel
+
+
+def _call(name, options):
+    """The Python call, for the document when a Python policy plays (no command line can)."""
+    def shown(key, value):
+        if isinstance(value, (list, tuple)):
+            return "[%s]" % ", ".join(shown(key, v) for v in value)
+        if key in ("placement", "scoring") and (callable(value) or hasattr(value, "order_features")):
+            return _policy_name(value)
+        if key in ("out", "log", "per_game", "deal") and isinstance(value, (str, os.PathLike)):
+            return repr(_shareable(value))
+        return repr(value)
+    return "carcsolo.%s(%s)" % (name, ", ".join("%s=%s" % (k, shown(k, v)) for k, v in options.items()))
 
 
 def _arguments(options, repeatable, lists):
@@ -90,10 +161,12 @@ def _study(name, options, repeatable=(), lists=()):
     keep = options.pop("arrays", True)
     args, placement, scoring = _arguments(options, set(repeatable), set(lists))
     main = threading.current_thread() is threading.main_thread()
-    status, doc, runs = _carcsolo.command(name, args, placement, scoring, main, bool(keep))
+    status, doc, runs, summary = _carcsolo.command(name, args, placement, scoring, main, bool(keep),
+                                                   _call(name, options))
     if not doc:  # help=True: the help went to stdout
         return None
     out = Results(json.loads(doc))
+    out._summary = summary
     runs = [_arrays(r) for r in runs]
     if keep:
         out.games = runs[0] if name == "run" else runs

@@ -1,7 +1,10 @@
 """A game stepped from Python: the same log as the engine's, the choice of scoring order,
 plain-value observations, nothing that tells the stacks' order, clear errors."""
 import json
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -153,3 +156,33 @@ def test_the_cli_deal_message_is_the_games(cli, tmp_path):
     with pytest.raises(ValueError) as e:
         carcsolo.Game(stacks=["AB", "C"])
     assert p.stderr.endswith(": " + str(e.value) + "\n")
+
+
+def test_the_repr_of_a_given_deal_names_the_deal_not_a_seed(cli):
+    log = json.loads(cli("replay", "--seed", 7, "--game", 17, "-q").stdout)
+    g = carcsolo.Game(stacks=["".join(s) for s in log["stacks"]])
+    assert repr(g) == "Game(colors=3, meeples=4, stacks=<given: 24, 24, 23 tiles>, turn=0, tile=%s)" % g.tile
+    assert "seed" not in repr(g) and "".join(log["stacks"][0][:5]) not in repr(g)
+    assert repr(carcsolo.Game(seed=7, game=17)).startswith("Game(colors=3, meeples=4, seed=7, game=17, turn=0")
+
+
+def test_an_interpreter_without_numpy_is_told_which_one_the_module_was_built_for(tmp_path):
+    # Another python3 (here: this one under another name, with numpy hidden) gets a message
+    # naming the interpreter the module was built for, and itself.
+    from carcsolo import _built_for
+    assert os.path.abspath(_built_for.PYTHON) == os.path.abspath(sys.executable)  # ctest runs that one
+    other = tmp_path / "python3"
+    other.symlink_to(sys.executable)
+    code = "import sys; sys.modules['numpy'] = None; import carcsolo"
+    p = subprocess.run([str(other), "-c", code], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert p.returncode == 1
+    last = p.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: carcsolo was built for %s; this is %s, which lacks numpy"
+                           % (_built_for.PYTHON, other)), last
+    # the interpreter it was built for, with numpy hidden: it says that this one lacks it
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    last = p.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: carcsolo needs numpy, which this interpreter (%s) lacks"
+                           % sys.executable), last

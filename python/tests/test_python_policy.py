@@ -134,3 +134,38 @@ def test_ctrl_c_returns_what_was_played():
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     whole = carcsolo.run(placement=first_move, games=part["games"], seed=3)
     assert whole["result"] == part["result"]
+
+
+def test_a_bare_move_is_told_to_return_a_pair():
+    # A Move alone where a meeple is due: the message says what to return, not that the
+    # meeple is misplaced; a pair with a wrong meeple keeps the meeple's message.
+    with pytest.raises(ValueError, match=r"must return a pair \(move, meeple\).*\(got Move\(") as e:
+        carcsolo.run(placement=lambda obs, moves: moves[0], games=3)
+    assert "free segments" not in str(e.value)
+    with pytest.raises(ValueError, match=r"must return a pair \(move, meeple\)"):
+        carcsolo.run(placement=lambda obs, moves: 0, games=3)  # an index alone
+    with pytest.raises(ValueError, match="one of the move's free segments"):
+        carcsolo.run(placement=lambda obs, moves: (moves[0], None), games=3)
+
+
+def test_a_python_study_records_its_call_not_a_command_line(tmp_path, monkeypatch):
+    # No command line can play a Python callable: such a document names the call instead.
+    monkeypatch.chdir(tmp_path)
+    r = carcsolo.run(placement=PythonRandom(1), scoring="best", games=20, seed=2, out="o.json")
+    for doc in (r, load(tmp_path / "o.json")):
+        perf = doc["performance"]
+        assert "command_line" not in perf
+        assert perf["python_call"] == ("carcsolo.run(placement=<Python policy PythonRandom>, "
+                                       "scoring='best', games=20, seed=2, out='o.json')")
+    c = carcsolo.compare(placement=["greedy", first_move], games=10)
+    assert "command_line" not in c["performance"]
+    assert c["performance"]["python_call"] == ("carcsolo.compare(placement=['greedy', "
+                                               "<Python policy first_move>], games=10)")
+    assert all("command_line" not in run["performance"] for run in c["runs"])
+    # the replay line of the summary says there is none rather than give one that fails
+    assert "replay a game: not from the command line" in r.summary()
+    # built-in policies only: the command line, as before, and no call
+    b = carcsolo.run(placement="greedy", games=10)
+    assert b["performance"]["command_line"][:2] == ["carcsolo", "run"]
+    assert "python_call" not in b["performance"]
+    assert "replay a game: carcsolo replay --seed 1 " in b.summary()

@@ -183,3 +183,40 @@ def test_a_given_deal_plays_the_game_of_the_seed_that_dealt_it(cli, tmp_path):
     assert without_performance(py) == without_performance(load(tmp_path / "d.json"))
     assert "3 stacks but --colors is 4" in cli("run", "--deal", tmp_path / "deal.txt", "--colors", 4,
                                                 check=False).stderr
+
+
+def without_speed(text):
+    """A summary but for its speed line (timings differ from run to run)."""
+    return [line for line in text.splitlines() if not line.startswith("speed: ")]
+
+
+def test_results_carry_the_command_lines_summary(cli, tmp_path):
+    # summary() (and str()) is the text the command line prints; the repr its first line.
+    r = carcsolo.run(games=300, placement="greedy", scoring="best", seed=3)
+    out = cli("run", "--games", 300, "--placement", "greedy", "--scoring", "best", "--seed", 3).stdout
+    assert without_speed(r.summary()) == without_speed(out)
+    assert str(r) == r.summary()
+    assert repr(r).startswith("<Results: carcsolo run: greedy:snug=0 / best, 3 colours x 4 meeples, seed 3;")
+    assert len(repr(r)) < 200
+    c = carcsolo.compare(placement=["random", "greedy"], scoring="best", games=200, seed=4)
+    out = cli("compare", "--placement", "random", "--placement", "greedy", "--scoring", "best",
+              "--games", 200, "--seed", 4).stdout
+    assert without_speed(c.summary()) == without_speed(out)
+    assert "[1] - [0]: mean difference" in c.summary()
+    assert repr(c).startswith("<Results: carcsolo compare: 3 colours x 4 meeples, seed 4")
+    s = carcsolo.sweep(colors=[3], meeples=range(2, 4), placement="greedy", games=100,
+                       target=["mean=5"])
+    out = cli("sweep", "--colors", 3, "--meeples", "2..3", "--placement", "greedy", "--games", 100,
+              "--target", "mean=5").stdout
+    assert without_speed(s.summary()) == without_speed(out)
+    assert "closest to mean = 5" in s.summary()
+
+
+def test_the_summary_of_a_deal_names_it_and_its_replay(cli, tmp_path):
+    log = json.loads(cli("replay", "--seed", 7, "--game", 17, "-q").stdout)
+    (tmp_path / "deal.txt").write_text("\n".join("".join(s) for s in log["stacks"]) + "\n")
+    r = carcsolo.run(deal=str(tmp_path / "deal.txt"), seed=7, first_game=2, placement="greedy")
+    head = r.summary().splitlines()[0]
+    assert "deal " + str(tmp_path / "deal.txt") + " in every game" in head
+    assert ("replay a game: carcsolo replay --deal " + str(tmp_path / "deal.txt") +
+            " --seed 7 --colors 3 --meeples 4 --placement greedy:snug=0 --scoring random --game 2") in r.summary()

@@ -193,13 +193,18 @@ std::string until_ci_line(const std::string& what, double target, double achieve
   return buf;
 }
 
-std::string replay_command(const RunConfig& rc, const std::string& game) {
-  const auto word = [](const std::string& w) {  // a policy spec is safe unquoted but for ','
-    return w.find_first_of(" ,;&|<>()$'\"\\*?") == std::string::npos ? w : "'" + w + "'";
-  };
-  return "carcsolo replay --seed " + std::to_string(rc.seed) + " --colors " + std::to_string(rc.colors) +
-         " --meeples " + std::to_string(rc.meeples) + " --placement " + word(rc.placement_policy) +
-         " --scoring " + word(rc.scoring_policy) + " --game " + game;
+std::string shell_word(const std::string& w) {
+  if (!w.empty() && w.find_first_of(" \t\n,;&|<>()$'\"\\*?[]{}~#!`") == std::string::npos) return w;
+  std::string q = "'";
+  for (const char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string replay_command(const RunConfig& rc, const std::string& game, const std::string& deal_path) {
+  return "carcsolo replay" + (deal_path.empty() ? std::string() : " --deal " + shell_word(deal_path)) +
+         " --seed " + std::to_string(rc.seed) + " --colors " + std::to_string(rc.colors) +
+         " --meeples " + std::to_string(rc.meeples) + " --placement " + shell_word(rc.placement_policy) +
+         " --scoring " + shell_word(rc.scoring_policy) + " --game " + game;
 }
 
 namespace {
@@ -207,7 +212,16 @@ std::vector<std::string>& command_line() {
   static std::vector<std::string> words;
   return words;
 }
+std::string& python_call() {
+  static std::string call;
+  return call;
+}
 }  // namespace
+
+void set_python_call(const std::string& call) {
+  command_line().clear();
+  python_call() = call;
+}
 
 void set_command_line(int argc, char** argv) {
   namespace fs = std::filesystem;
@@ -224,6 +238,7 @@ void set_command_line(int argc, char** argv) {
     const bool inside = !rel.empty() && *rel.begin() != "..";
     return head + (inside ? rel.string() : fs::path(value).filename().string());
   };
+  python_call().clear();
   auto& words = command_line();
   words.assign({"carcsolo"});
   for (int i = 1; i < argc; ++i) words.push_back(shareable(argv[i]));
@@ -238,6 +253,7 @@ ProgramInfo program_info() {
   p.flags = CARCSOLO_FLAGS;
   p.build_type = CARCSOLO_BUILD_TYPE;
   p.command_line = command_line();
+  p.python_call = python_call();
   return p;
 }
 

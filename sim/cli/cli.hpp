@@ -51,6 +51,10 @@ AtomicFile open_output(const std::string& opt, const std::string& path);
 // command line, for the files it writes.
 ProgramInfo program_info();
 void set_command_line(int argc, char** argv);
+// A study whose policy no command line can play (a Python callable): the files record
+// `call`, the words of the host program's call, as `performance.python_call` and no
+// command line, until set_command_line is called again.
+void set_python_call(const std::string& call);
 
 // --deal FILE: one line per colour, its stack's tile letters top first (spaces ignored;
 // empty lines and lines starting with # skipped). A file that cannot be read or does not
@@ -72,9 +76,14 @@ int report_interrupted(const std::string& command, const std::string& done, cons
 std::string until_ci_line(const std::string& what, double target, double achieved,
                           std::uint64_t games, std::uint64_t cap, bool partial);
 
-// The command that replays game `game` of a configuration: "carcsolo replay --seed S
-// --colors C --meeples M --placement P --scoring Q --game G" (specs quoted when needed).
-std::string replay_command(const RunConfig& rc, const std::string& game);
+// The command that replays game `game` of a configuration: "carcsolo replay [--deal FILE]
+// --seed S --colors C --meeples M --placement P --scoring Q --game G" (words quoted for a
+// POSIX shell when needed); `deal_path` empty: the seed's own deal.
+std::string replay_command(const RunConfig& rc, const std::string& game,
+                           const std::string& deal_path = "");
+// `w` as one word of a POSIX shell: unchanged when nothing in it is special, else in single
+// quotes.
+std::string shell_word(const std::string& w);
 
 // --colors, --meeples, --seed, --placement, --scoring.
 struct GameOptions {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
@@ -153,13 +154,13 @@ int cmd_compare(const Args& args, Embedding* embed) {
   });
   if (!cmd.writer) return total.partial ? 130 : 0;
   auto doc = cmd.write(study, total);
-  if (cmd.hand_over(study, doc)) return total.partial ? 130 : 0;
-  if (!vm.count("quiet")) {
-    print_summary(std::cout, study.configs, total, study.first_game, cmd.req.threads);
-    if (adaptive)
-      std::cout << until_ci_line("the widest difference's 95% CI", target, widest_difference_width(total),
-                                 total.games_done, cap, total.partial);
-  }
+  std::ostringstream summary;
+  print_summary(summary, study.configs, total, study.first_game, cmd.req.threads);
+  if (adaptive)
+    summary << until_ci_line("the widest difference's 95% CI", target, widest_difference_width(total),
+                             total.games_done, cap, total.partial);
+  if (cmd.hand_over(study, doc, summary.str())) return total.partial ? 130 : 0;
+  if (!vm.count("quiet")) std::cout << summary.str();
   if (total.partial)
     return report_interrupted("compare", std::to_string(total.games_done) + " games", out);
   return 0;

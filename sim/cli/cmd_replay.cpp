@@ -17,12 +17,15 @@ namespace carc::sim {
 
 int cmd_replay(const std::vector<std::string>& args) {
   GameOptions g;
-  std::string game = "0", out, from;
+  std::string game = "0", out, from, deal_path;
   PictureOptions pictures;
   po::options_description d("carcsolo replay: print one game's log (carcassonne-solo-log/1)\n\nOptions");
   d.add_options()("help,h", "show this help")
-      ("game", po::value(&game)->default_value(game), "game index within the seed");
+      ("game", po::value(&game)->default_value(game), "game index within the seed (with --deal: of the policies' streams)");
   g.add_to(d);
+  d.add_options()("deal", po::value(&deal_path),
+                  "play this deal (as run --deal: one line per colour of tile letters, top first) instead of "
+                  "the seed's; --seed and --game still seed the policies");
   d.add_options()("out", po::value(&out), "write the log to FILE instead of stdout");
   pictures.add_to(d);
   d.add_options()("from", po::value(&from),
@@ -32,13 +35,23 @@ int cmd_replay(const std::vector<std::string>& args) {
   const auto vm = parse(d, args);
   if (vm.count("help")) {
     std::cout << d << "\nExample: carcsolo replay --seed 1 --game 17 --placement heuristic\n"
-                      "Play the game with the policies of the run it came from: `run` prints the command.\n"
+                      "Play the game with the policies (and --deal) of the run it came from: `run` prints the command.\n"
                       "The log goes to stdout unless --out, --svg, --png or --html is given.\n";
     return 0;
   }
+  if (vm.count("deal") && vm.count("from"))
+    throw UsageError("--deal and --from exclude each other (--from reads a game that was played)");
+  Stacks deal{};
+  if (vm.count("deal")) {
+    deal = read_deal_file(deal_path);
+    if (!vm["colors"].defaulted() && std::to_string(deal.colors) != g.colors)
+      throw UsageError("--deal " + deal_path + " has " + std::to_string(deal.colors) +
+                       " stacks but --colors is " + g.colors);
+    g.colors = std::to_string(deal.colors);
+  }
   const RunConfig rc = g.resolve();
   const GameSpec spec{Config{rc.colors, rc.meeples}, rc.seed,
-                           parse_count("game", game, 0, UINT64_MAX / 2)};
+                      parse_count("game", game, 0, UINT64_MAX / 2), vm.count("deal") ? &deal : nullptr};
   AtomicFile out_file;
   if (!out.empty()) out_file = open_output("out", out);
   PictureWriter picture_writer(pictures);
@@ -54,7 +67,8 @@ int cmd_replay(const std::vector<std::string>& args) {
   // it is said every time (stderr: the log on stdout stays clean).
   if (!vm.count("quiet")) {
     const nlohmann::json& c = log.value("config", nlohmann::json::object());
-    std::cerr << "carcsolo replay: " << (from.empty() ? "" : from + ": ") << "seed "
+    std::cerr << "carcsolo replay: " << (from.empty() ? "" : from + ": ")
+              << (deal_path.empty() ? "" : "deal " + deal_path + ", ") << "seed "
               << log.value("seed", nlohmann::json()).dump() << ", game " << log.value("game", nlohmann::json()).dump()
               << ", " << c.value("colors", 0) << " colours x " << c.value("meeples", 0) << " meeples, placement "
               << c.value("placement_policy", std::string("?")) << ", scoring " << c.value("scoring_policy", std::string("?"))

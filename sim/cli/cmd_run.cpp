@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
@@ -141,24 +142,32 @@ int cmd_run(const Args& args, Embedding* embed) {
     out_file.write(doc.dump(2) + "\n");
     out_file.commit();
   }
+  // The summary: on stdout, or handed to the caller that embeds the command.
+  std::ostringstream summary;
+  summary << "carcsolo run: " << rc.placement_policy << " / " << rc.scoring_policy << ", " << rc.colors
+          << " colours x " << rc.meeples << " meeples, "
+          << (given ? "deal " + deal_path + " in every game, policies' streams of seed "
+                    : std::string("seed "))
+          << rc.seed << (r.partial ? "  (interrupted: partial)" : "") << "\n"
+          << r.acc[0].summary() << "speed: " << (r.seconds > 0 ? r.games_done / r.seconds : 0)
+          << " games/s on " << req.threads << " thread(s)\n";
+  if (embed && embed->own_policies)
+    summary << "replay a game: not from the command line (a policy of the calling program played)\n";
+  else
+    summary << "replay a game: " << replay_command(rc, std::to_string(rc.first_game), given ? deal_path : "")
+            << "\n";
+  if (adaptive)
+    summary << until_ci_line("the mean's 95% CI", target, r.acc[0].ci_half_width(), r.games_done, rc.games,
+                             r.partial);
   if (embed) {
     embed->document = std::move(doc);
     embed->per_game = std::move(rows);
     embed->configs = {rc};
+    embed->summary = summary.str();
     return r.partial ? 130 : 0;
   }
   restore_default_handlers();
-  if (!vm.count("quiet")) {
-    std::cout << "carcsolo run: " << rc.placement_policy << " / " << rc.scoring_policy << ", "
-              << rc.colors << " colours x " << rc.meeples << " meeples, seed " << rc.seed
-              << (r.partial ? "  (interrupted: partial)" : "") << "\n"
-              << r.acc[0].summary() << "speed: " << (r.seconds > 0 ? r.games_done / r.seconds : 0)
-              << " games/s on " << req.threads << " thread(s)\n";
-    std::cout << "replay a game: " << replay_command(rc, std::to_string(rc.first_game)) << "\n";
-    if (adaptive)
-      std::cout << until_ci_line("the mean's 95% CI", target, r.acc[0].ci_half_width(), r.games_done,
-                                 rc.games, r.partial);
-  }
+  if (!vm.count("quiet")) std::cout << summary.str();
   if (r.partial)
     return report_interrupted("run", std::to_string(r.games_done) + " of " +
                                          std::to_string(rc.games) + " games", out);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
@@ -142,8 +143,10 @@ int cmd_sweep(const Args& args, Embedding* embed) {
   if (!cmd.writer) return r.partial ? 130 : 0;
   auto doc = cmd.write(study, r);
   const nlohmann::json closest = doc["targets"];
-  if (cmd.hand_over(study, doc)) return r.partial ? 130 : 0;
-  if (!vm.count("quiet")) print_summary(std::cout, study, r, closest, cmd.req.threads);
+  std::ostringstream summary;
+  print_summary(summary, study, r, closest, cmd.req.threads);
+  if (cmd.hand_over(study, doc, summary.str())) return r.partial ? 130 : 0;
+  if (!vm.count("quiet")) std::cout << summary.str();
   if (r.partial)
     return report_interrupted("sweep", std::to_string(r.games_done) + " games per option", out);
   return 0;

@@ -21,7 +21,7 @@ struct Command {
 // One line per subcommand (its code lives in sim/cmd_<name>.cpp).
 const Command kCommands[] = {
     {"run", carc::sim::cmd_run, "play many seeded games, print a summary, write results JSON (--out)"},
-    {"replay", carc::sim::cmd_replay, "print the game log of one game (--seed, --game)"},
+    {"replay", carc::sim::cmd_replay, "print the game log of one game (--seed, --game; --deal for a given deal)"},
     {"policies", carc::sim::cmd_policies, "list placement and scoring-order policies with their parameters"},
     {"compare", carc::sim::cmd_compare, "policies on the same seeded games: paired difference with CI, wins/draws/losses (--out)"},
     {"sweep", carc::sim::cmd_sweep, "difficulty table over colours x meeples: mean, quantiles, goal rates (--out)"},

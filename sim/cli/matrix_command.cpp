@@ -50,8 +50,9 @@ nlohmann::json MatrixCommand::write(const MatrixStudy& study, const MatrixOutcom
   return doc;
 }
 
-bool MatrixCommand::hand_over(const MatrixStudy& study, nlohmann::json& doc) {
+bool MatrixCommand::hand_over(const MatrixStudy& study, nlohmann::json& doc, std::string summary) {
   if (!embed_) return false;
+  embed_->summary = std::move(summary);
   embed_->document = std::move(doc);
   embed_->per_game = std::move(rows);
   embed_->configs = study.configs;

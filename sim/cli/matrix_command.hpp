@@ -43,9 +43,9 @@ class MatrixCommand {
   // one); writes --per-game and --out, each committed whole.
   nlohmann::json write(const MatrixStudy& study, const MatrixOutcome& r);
 
-  // When embedded: hands the document, the rows and the configurations to the caller and
-  // returns true.
-  bool hand_over(const MatrixStudy& study, nlohmann::json& doc);
+  // When embedded: hands the document, the rows, the configurations and the summary text
+  // to the caller and returns true.
+  bool hand_over(const MatrixStudy& study, nlohmann::json& doc, std::string summary);
 
  private:
   void begin_play();

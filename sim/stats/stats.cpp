@@ -243,6 +243,7 @@ json program_json(const ProgramInfo& p) {
 json performance_json(const ProgramInfo& p, int threads, double seconds) {
   json j = {{"threads", threads}, {"seconds", seconds}};
   if (!p.command_line.empty()) j["command_line"] = p.command_line;
+  if (!p.python_call.empty()) j["python_call"] = p.python_call;
   return j;
 }
 

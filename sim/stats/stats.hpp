@@ -54,11 +54,13 @@ struct ProgramInfo {
   std::string compiler, flags, build_type;  // "GNU 12.2.0", "-O3 -DNDEBUG", "Release"
   std::vector<std::string> command_line;  // argv, paths as given relative to the working directory
                                           // (written under `performance`)
+  std::string python_call;  // instead of command_line when a Python policy played: the call
+                            // (written under `performance`; no command line can play it)
 };
 // `program` of a results, compare or sweep file: what wrote it, the same for every run of
 // one build.
 nlohmann::json program_json(const ProgramInfo& p);
-// `performance` of such a file: threads, seconds and p's command line (which, like the
+// `performance` of such a file: threads, seconds and p's command line or Python call (which, like the
 // timings, may differ between two runs of one config: results-format.md lets only
 // `performance` differ).
 nlohmann::json performance_json(const ProgramInfo& p, int threads, double seconds);
