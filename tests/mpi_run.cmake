@@ -50,7 +50,8 @@ endfunction()
 same_file(2 run "--games;3000;--seed;11")
 same_file(3 run "--first-game;17;--games;1001;--seed;4;--scoring;random;--colors;4")
 same_file(2 compare "--scoring;as-found;--scoring;random;--scoring;lowest-first;--first-game;5;--games;1500;--seed;3")
-same_file(2 compare "--scoring;as-found;--scoring;random;--games;300;--until-ci;0.08;--seed;3")
+same_file(2 compare "--scoring;as-found;--scoring;random;--games;300;--max-games;100000;--until-ci;0.08;--seed;3")
+same_file(2 run "--placement;greedy;--scoring;best;--until-ci;city_16=0.015;--games;100000;--seed;3")
 same_file(3 sweep "--meeples;2..3;--colors;3,4;--first-game;40;--games;701;--target;mean=4")
 
 # An internal error (the `faulty` policy throws in the worker threads of every process):

@@ -12,6 +12,7 @@
 #include "sim/cli/cli.hpp"
 #include "sim/cli/embedding.hpp"
 #include "sim/cli/per_game.hpp"
+#include "sim/cli/stopping.hpp"
 #include "sim/driver/game.hpp"
 #include "sim/driver/matrix.hpp"
 #include "sim/driver/mpi.hpp"
@@ -47,12 +48,16 @@ int cmd_run(const Args& args) { return cmd_run(args, nullptr); }
 int cmd_run(const Args& args, Embedding* embed) {
   GameOptions g;
   RangeOptions range("100000", UINT64_MAX / 2);
-  std::string out, log, log_games, until_ci, per_game, deal_path;
+  std::string out, log, log_games, per_game, deal_path;
+  std::vector<std::string> until_ci;
   po::options_description d("carcsolo run: play many seeded games and report the score distribution\n\nOptions");
   d.add_options()("help,h", "show this help");
-  range.add_to(d, "number of games, >= 1 (with --until-ci: at most); compare and sweep default to 10000 as they play each game once per policy or option");
+  range.add_to(d, "number of games, >= 1 (with --until-ci: the cap, at most this many); compare and sweep default to 10000 as they play each game once per policy or option");
   d.add_options()
-      ("until-ci", po::value(&until_ci), "stop once the mean's 95% CI half-width is <= W (batches; --games caps)");
+      ("until-ci", po::value(&until_ci)->composing(),
+       "W: stop once the mean's 95% CI half-width is <= W; GOAL=W (a goal id, W a proportion "
+       "such as 0.01 or a percentage such as 1%): once that goal rate's 95% Wilson half-width "
+       "is <= W. Repeatable: all must hold. Plays 1000 games, then on in batches; --games caps");
   g.add_to(d);
   d.add_options()
       ("out", po::value(&out), "write the results JSON (carcassonne-solo-results/1) to FILE")
@@ -98,11 +103,12 @@ int cmd_run(const Args& args, Embedding* embed) {
     throw UsageError("--log-games must not exceed --games (got --log-games " + log_games +
                      " with --games " + std::to_string(rc.games) + ")");
 
-  const bool adaptive = vm.count("until-ci") > 0;
-  const double target = adaptive ? parse_real("until-ci", until_ci, 0, 1e9, true) : 0;
+  const CiGoal goal{parse_until_ci(until_ci), CiOf::runs, std::min(kFirstBatch, rc.games)};
+  const bool adaptive = !goal.rules.empty();
 
   const Stacks* given = vm.count("deal") ? &deal : nullptr;
   req.deal = given;
+  req.stop = &g_stop;
   PerGameRows rows{rc.first_game, 1, {}};
   if (!per_game.empty() || (embed && embed->keep_games)) req.per_game = &rows;
   if (embed) req.makers = embed->makers;
@@ -119,9 +125,7 @@ int cmd_run(const Args& args, Embedding* embed) {
   if (n_log && writer) write_logs(log_file, rc, n_log, given, req.makers);
 
   if (::isatty(STDERR_FILENO) && !embed) req.progress = mean_text;
-  req.stop = &g_stop;
-  const MatrixOutcome r = adaptive ? play_until_ci(req, CiGoal{target, 1000, mean_half_width})
-                                   : play_matrix(req);
+  const MatrixOutcome r = play_until_ci(req, goal);  // without rules: the whole range
   if (!writer) return r.partial ? 130 : 0;
 
   // Written only now: a run that fails leaves no file at all.
@@ -134,9 +138,7 @@ int cmd_run(const Args& args, Embedding* embed) {
   if (given) doc["deal"] = stack_letters(deal);
   if (processes::count() > 1) doc["performance"]["processes"] = processes::count();
   if (adaptive)  // config.first_game and config.games name the range played
-    doc["until_ci"] = {{"half_width", target},
-                       {"cap", rc.games},
-                       {"met", r.acc[0].ci_half_width() <= target}};
+    doc["until_ci"] = ci_record(r, goal, rc.games);
   if (out_file.is_open()) {
     out_file.write(doc.dump(2) + "\n");
     out_file.commit();
@@ -155,9 +157,7 @@ int cmd_run(const Args& args, Embedding* embed) {
               << r.acc[0].summary() << "speed: " << (r.seconds > 0 ? r.games_done / r.seconds : 0)
               << " games/s on " << req.threads << " thread(s)\n";
     std::cout << "replay a game: " << replay_command(rc, std::to_string(rc.first_game)) << "\n";
-    if (adaptive)
-      std::cout << until_ci_line("the mean's 95% CI", target, r.acc[0].ci_half_width(), r.games_done,
-                                 rc.games, r.partial);
+    if (adaptive) std::cout << until_ci_summary(r, goal, rc.games);
   }
   if (r.partial)
     return report_interrupted("run", std::to_string(r.games_done) + " of " +

@@ -1,0 +1,28 @@
+// When `run`, `compare` and `sweep` stop: --until-ci's rules and summary lines. One place
+// for the three, so they cannot drift apart.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/driver/matrix.hpp"
+
+namespace carc::sim {
+
+// --until-ci SPEC, each given: "W" or "mean=W" (the mean result's 95% CI half-width, in
+// points, > 0), or "GOAL=W" (a goal id of rules.md; W a proportion in (0, 1], or a
+// percentage such as "1%" for 0.01). The rules come back mean first, then in goal order;
+// anything else (a target named twice, an unknown goal, a bad number) is a UsageError
+// naming the option.
+std::vector<CiRule> parse_until_ci(const std::vector<std::string>& specs);
+
+// The --games default of compare and sweep with --until-ci (the cap; run keeps its own).
+inline constexpr const char* kUntilCiGamesDefault = "1000000";
+// The games of --until-ci's first batch, and its least step after it (the cap if fewer).
+inline constexpr std::uint64_t kFirstBatch = 1000;
+
+// The summary's --until-ci lines, one per rule (cli.hpp's until_ci_line), after the games
+// of `r` and with the cap `cap`.
+std::string until_ci_summary(const MatrixOutcome& r, const CiGoal& goal, std::uint64_t cap);
+
+}  // namespace carc::sim
