@@ -1,6 +1,6 @@
 // Tests of when a study stops and what it shows meanwhile: --until-ci's rules (parsing,
 // the intervals they read, the file's record, play_until_ci on real games), the progress
-// lines (one snapshot behind the count and the statistics).
+// lines (one snapshot behind the count and the statistics) and --dry-run.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -211,4 +211,27 @@ TEST_CASE("play_matrix's progress views: whole games of every thread, the line's
   CHECK(counts.back() == r.games_done);
   CHECK(sums.back() == r.acc[0].result_sum());
   for (std::size_t i = 1; i < counts.size(); ++i) CHECK(counts[i - 1] <= counts[i]);
+}
+
+TEST_CASE("dry_run: a prefix of the range, its rate and the estimates") {
+  MatrixRequest req;
+  req.configs = {RunConfig{}};
+  req.threads = 2;
+  req.games = 50;  // less than a dry run plays: all of them
+  auto d = carc::sim::dry_run(req, CiGoal{}, "policies");
+  CHECK(d.played.games_done == 50);
+  CHECK(d.report.rfind("dry run: 50 games in ", 0) == 0);
+  CHECK(contains(d.report, "games/s\nestimate: the 50 games take about "));
+  CHECK(contains(d.report, "\ndry run: nothing written\n"));
+  req.games = 1000000000;  // far more: stops after about the time asked for
+  req.first_game = 7;
+  d = carc::sim::dry_run(req, CiGoal{{{-1, 0.001}}, CiOf::runs, 1000}, "policies", 0.2);
+  CHECK(d.played.games_done >= 2);
+  CHECK(d.played.games_done < req.games);
+  CHECK(d.played.seconds < 5);
+  CHECK(contains(d.report, "estimate: at most 1000000000 games (the cap) take about "));
+  CHECK(contains(d.report, "estimate: by the spread of these "));
+  // Of the range asked for: the same games as the run's first ones.
+  req.games = d.played.games_done;
+  CHECK(carc::sim::play_matrix(req).acc[0] == d.played.acc[0]);
 }

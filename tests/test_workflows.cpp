@@ -332,6 +332,29 @@ TEST_CASE("sweep --until-ci: every option's mean and goal rate; shards of one st
   CHECK(r.err.find("config.until_ci differs") != std::string::npos);
 }
 
+TEST_CASE("--dry-run: the games/s measured and the time estimated, no file written") {
+  carc::test::TempDir d;
+  auto r = carc::test::run_carcsolo({"run", "--games", "60", "--dry-run", "--out", "r.json", "--log", "l.jsonl",
+                                     "--per-game", "p.csv"},
+                                    d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.rfind("dry run: 60 games in ", 0) == 0);
+  CHECK(r.out.find(" games/s\nestimate: the 60 games take about ") != std::string::npos);
+  CHECK(r.out.find("\ndry run: nothing written\n") != std::string::npos);
+  r = carc::test::run_carcsolo({"compare", "--scoring", "best", "--scoring", "random", "--games", "40",
+                                "--until-ci", "0.5", "--dry-run", "--out", "c.json"},
+                               d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("games/s, each under 2 policies\n") != std::string::npos);
+  CHECK(r.out.find("estimate: at most 40 games (the cap) take about ") != std::string::npos);
+  r = carc::test::run_carcsolo({"sweep", "--meeples", "2..3", "--colors", "3", "--games", "30", "--dry-run",
+                                "--out", "s.json", "--per-game", "s.csv"},
+                               d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("games/s, each under 2 options\n") != std::string::npos);
+  CHECK(d.listing().empty());
+}
+
 TEST_CASE("replay of a run's game is one command: run prints it, replay names its policies") {
   carc::test::TempDir d;
   auto r = carc::test::run_carcsolo({"run", "--games", "4", "--first-game", "2", "--seed", "5", "--placement",

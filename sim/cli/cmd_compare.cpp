@@ -128,6 +128,7 @@ int cmd_compare(const Args& args, Embedding* embed) {
        "of that goal's rate has a 95% half-width <= W. Repeatable: all must hold. Plays 1000 "
        "games, then on in batches; --games caps")
       ("max-games", po::value(&max_games), "the old spelling of --until-ci's cap, kept working: with it, --games is the first batch (default 10000); prefer --games N alone as the cap")
+      ("dry-run", "play a few seconds' worth, print the games/s measured and the whole run's estimated time; write nothing")
       ("out", po::value(&out), "write the comparison JSON (carcassonne-solo-compare/1) to FILE")
       ("per-game", po::value(&per_game), "write one CSV row per game and policy to FILE (run = index in runs)")
       ("quiet,q", "no summary on stdout");
@@ -158,6 +159,12 @@ int cmd_compare(const Args& args, Embedding* embed) {
     study.ci_first_batch = std::min(kFirstBatch, cap);
   }
   if (adaptive) study.ci_cap = cap;
+  const bool dry = vm.count("dry-run") > 0;
+  if (dry && embed) throw UsageError("--dry-run is for the command line");
+  if (dry) {  // no file is opened
+    MatrixCommand cmd(study, cap, range.thread_count(), "", "", nullptr, nullptr);
+    return dry_run_command("compare", cmd.req, study.ci_goal());
+  }
   MatrixCommand cmd(study, cap, range.thread_count(), out, per_game, embed, difference_text);
   const MatrixOutcome total =  // without rules: the whole range
       cmd.play([&](const MatrixRequest& req) { return play_until_ci(req, study.ci_goal()); });

@@ -57,7 +57,8 @@ int cmd_run(const Args& args, Embedding* embed) {
       ("until-ci", po::value(&until_ci)->composing(),
        "W: stop once the mean's 95% CI half-width is <= W; GOAL=W (a goal id, W a proportion "
        "such as 0.01 or a percentage such as 1%): once that goal rate's 95% Wilson half-width "
-       "is <= W. Repeatable: all must hold. Plays 1000 games, then on in batches; --games caps");
+       "is <= W. Repeatable: all must hold. Plays 1000 games, then on in batches; --games caps")
+      ("dry-run", "play a few seconds' worth, print the games/s measured and the whole run's estimated time; write nothing");
   g.add_to(d);
   d.add_options()
       ("out", po::value(&out), "write the results JSON (carcassonne-solo-results/1) to FILE")
@@ -105,10 +106,13 @@ int cmd_run(const Args& args, Embedding* embed) {
 
   const CiGoal goal{parse_until_ci(until_ci), CiOf::runs, std::min(kFirstBatch, rc.games)};
   const bool adaptive = !goal.rules.empty();
+  const bool dry = vm.count("dry-run") > 0;
+  if (dry && embed) throw UsageError("--dry-run is for the command line");
 
   const Stacks* given = vm.count("deal") ? &deal : nullptr;
   req.deal = given;
   req.stop = &g_stop;
+  if (dry) return dry_run_command("run", req, goal);  // before any file is opened
   PerGameRows rows{rc.first_game, 1, {}};
   if (!per_game.empty() || (embed && embed->keep_games)) req.per_game = &rows;
   if (embed) req.makers = embed->makers;

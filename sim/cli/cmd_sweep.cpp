@@ -126,6 +126,7 @@ int cmd_sweep(const Args& args, Embedding* embed) {
        "a proportion such as 0.01 or a percentage such as 1%): until every option's rate of that "
        "goal has a 95% Wilson half-width <= W. Repeatable: all must hold. Plays 1000 games, then "
        "on in batches; --games caps")
+      ("dry-run", "play a few seconds' worth, print the games/s measured and the whole run's estimated time; write nothing")
       ("target", po::value(&targets)->composing(), "GOAL=RATE or mean=VALUE: report the option closest to it (repeatable)")
       ("out", po::value(&out), "write the sweep JSON (carcassonne-solo-sweep/1) to FILE")
       ("per-game", po::value(&per_game), "write one CSV row per game and policy to FILE (run = index in runs)")
@@ -148,6 +149,12 @@ int cmd_sweep(const Args& args, Embedding* embed) {
   if (!study.ci_rules.empty()) {
     study.ci_cap = games;
     study.ci_first_batch = std::min(kFirstBatch, games);
+  }
+  const bool dry = vm.count("dry-run") > 0;
+  if (dry && embed) throw UsageError("--dry-run is for the command line");
+  if (dry) {  // no file is opened
+    MatrixCommand cmd(study, games, range.thread_count(), "", "", nullptr, nullptr);
+    return dry_run_command("sweep", cmd.req, study.ci_goal());
   }
   MatrixCommand cmd(study, games, range.thread_count(), out, per_game, embed, means_text);
   const MatrixOutcome r =  // without rules: the whole range

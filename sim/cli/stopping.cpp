@@ -1,9 +1,13 @@
 #include "sim/cli/stopping.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
 
 #include "core/goals.hpp"
 #include "sim/cli/cli.hpp"
+#include "sim/driver/mpi.hpp"
 
 namespace carc::sim {
 namespace {
@@ -19,6 +23,8 @@ std::string interval_words(const CiGoal& goal, const CiRule& r, std::size_t conf
                       : "the widest option's " + id + " 95% Wilson interval";
   return r.goal < 0 ? "the mean's 95% CI" : id + "'s 95% Wilson interval";
 }
+
+std::string games_text(std::uint64_t n) { return std::to_string(n) + (n == 1 ? " game" : " games"); }
 
 }  // namespace
 
@@ -69,6 +75,71 @@ std::string until_ci_summary(const MatrixOutcome& r, const CiGoal& goal, std::ui
     out += until_ci_line(interval_words(goal, rule, r.acc.size()), rule.half_width,
                          ci_width(r, goal.of, rule), r.games_done, cap, r.partial);
   return out;
+}
+
+DryRun dry_run(MatrixRequest req, const CiGoal& goal, const std::string& each, double seconds) {
+  const std::uint64_t range = req.games, first = req.first_game;
+  const auto workers = std::uint64_t(std::max(1, req.threads)) * std::uint64_t(processes::count());
+  req.progress = nullptr;
+  req.line = nullptr;
+  req.per_game = nullptr;
+  // A first game per worker, then parts sized by the rate so far to fill the time asked
+  // for, each a whole number of games per worker so that no thread idles at its end (as
+  // none does in a long run): the first parts' start-up weighs little in the rate.
+  req.games = std::min(range, workers);
+  DryRun d;
+  d.played = play_matrix(req);
+  const MatrixOutcome& o = d.played;
+  for (int part = 0; part < 8 && !o.partial && o.games_done < range && o.seconds < 0.8 * seconds; ++part) {
+    const double rate = double(o.games_done) / std::max(o.seconds, 1e-6);
+    const auto want = std::uint64_t(rate * (seconds - o.seconds));
+    req.first_game = first + o.games_done;
+    req.games = std::min((want + workers - 1) / workers * workers, range - o.games_done);
+    req.games = std::max<std::uint64_t>(req.games, 1);
+    d.played.append(play_matrix(req));
+  }
+  const double rate = double(o.games_done) / std::max(o.seconds, 1e-6);
+  const std::size_t configs = req.configs.size();
+  char buf[256];
+  std::snprintf(buf, sizeof buf, rate < 100 ? "dry run: %s in %s on %d thread(s)%s: %.3g games/s"
+                                            : "dry run: %s in %s on %d thread(s)%s: %.0f games/s",
+                games_text(o.games_done).c_str(), duration_text(o.seconds).c_str(), req.threads,
+                processes::count() > 1 ? (" x " + std::to_string(processes::count()) + " processes").c_str() : "",
+                rate);
+  d.report = buf;
+  if (configs > 1) d.report += ", each under " + std::to_string(configs) + " " + each;
+  d.report += "\n";
+  const auto at_rate = [&](std::uint64_t n) { return duration_text(double(n) / rate); };
+  if (goal.rules.empty()) {
+    d.report += "estimate: the " + games_text(range) + " take about " + at_rate(range) + " at that rate\n";
+  } else {
+    d.report += "estimate: at most " + games_text(range) + " (the cap) take about " + at_rate(range) +
+                " at that rate\n";
+    // A half-width shrinks as 1/sqrt(games): the games each rule needs, by the spread seen.
+    double need = 0;
+    for (const auto& r : goal.rules) {
+      const double ratio = ci_width(o, goal.of, r) / r.half_width;
+      need = std::max(need, double(o.games_done) * ratio * ratio);
+    }
+    const auto guess = std::uint64_t(std::clamp(std::ceil(need), double(std::min(goal.first_batch, range)),
+                                                double(range)));
+    d.report += guess >= range ? "estimate: by the spread of these " + games_text(o.games_done) +
+                                     ", the rules are not met before the cap (a rough guess)\n"
+                               : "estimate: by the spread of these " + games_text(o.games_done) +
+                                     ", the rules are met near " + games_text(guess) + ", about " +
+                                     at_rate(guess) + " (a rough guess)\n";
+  }
+  d.report += "dry run: nothing written\n";
+  return d;
+}
+
+int dry_run_command(const std::string& command, const MatrixRequest& req, const CiGoal& goal) {
+  install_stop_handlers();
+  const DryRun d = dry_run(req, goal, command == "compare" ? "policies" : "options");
+  restore_default_handlers();
+  if (d.played.partial) return report_interrupted(command, games_text(d.played.games_done) + " of the dry run", "");
+  if (writes_output()) std::cout << d.report;
+  return 0;
 }
 
 }  // namespace carc::sim
