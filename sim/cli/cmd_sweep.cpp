@@ -119,7 +119,7 @@ int cmd_sweep(const Args& args, Embedding* embed) {
       "carcsolo sweep: the difficulty table over colour and meeple counts\n\nOptions");
   d.add_options()("help,h", "show this help");
   g.add_to(d, true, true);
-  range.add_to(d, "games per option, >= 1 (with --until-ci: the cap, at most this many; default then 1000000); fewer than run's 100000 by default as each game is played once per option");
+  range.add_to(d, "games per option, >= 1; fewer than run's 100000 by default as each game is played once per option (with --until-ci: the cap, at most this many; default then 1000000)");
   d.add_options()
       ("until-ci", po::value(&until_ci)->composing(),
        "W: play on until every option's mean has a 95% CI half-width <= W; GOAL=W (a goal id, W "
