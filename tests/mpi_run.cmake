@@ -1,7 +1,8 @@
 # ctest (cmake -P): `mpirun -np 2 carcsolo run ...` must write the results file that one
 # process writes for the same seed and games, but for `performance`; likewise 3 processes
 # over a range that does not start at 0 nor split evenly, and `compare` and `sweep` (their
-# runs' `performance` aside). An internal error in one process ends the job with no file.
+# runs' `performance` aside), and --until-ci (compare's --max-games spelling, a goal rule of
+# run) stopping at the same game. An internal error in one process ends the job with no file.
 # Variables: CARCSOLO (the binary), CARCSOLO_FAULTY (it with the test-only `faulty`
 # policy), MPIEXEC (mpirun), WORK (a scratch directory).
 file(REMOVE_RECURSE "${WORK}")

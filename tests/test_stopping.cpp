@@ -130,7 +130,7 @@ TEST_CASE("parse_until_ci: the mean in points, goal rates as proportions or perc
   CHECK_THROWS_AS(parse_until_ci({"0.1", "mean=0.2"}), carc::sim::UsageError);
 }
 
-TEST_CASE("ci_width: the mean's normal interval, a goal's Wilson interval, the widest; paired for differences") {
+TEST_CASE("ci_width: the mean's normal interval, a goal's Wilson interval, the widest (paired for differences)") {
   MatrixOutcome o = of_results({70, 20, 30, 40});  // total_60 in 1 of 4
   o.acc.push_back(of_results({10, 10, 10, 12}).acc[0]);  // none of 4, a narrow mean
   CHECK(carc::sim::ci_width(o, CiOf::runs, {-1, 1}) == o.acc[0].ci_half_width());

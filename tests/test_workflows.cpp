@@ -289,7 +289,7 @@ TEST_CASE("compare --until-ci GOAL=W: every paired goal-rate difference to ± W"
   CHECK(doc["config"]["games"].get<std::uint64_t>() > 1000);
 }
 
-TEST_CASE("sweep --until-ci: every option's mean and goal rate; shards of one study merge") {
+TEST_CASE("sweep --until-ci: every option's mean and goal rate, and shards of one study merge") {
   carc::test::TempDir d;
   const std::vector<std::string> sweep = {"sweep", "--placement", "greedy", "--scoring", "best", "--colors", "3",
                                           "--meeples", "3..4", "--until-ci", "0.3", "--until-ci", "city_16=2%"};
