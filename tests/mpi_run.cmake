@@ -1,7 +1,8 @@
 # ctest (cmake -P): `mpirun -np 2 carcsolo run ...` must write the results file that one
 # process writes for the same seed and games, but for `performance`; likewise 3 processes
 # over a range that does not start at 0 nor split evenly, and `compare` and `sweep` (their
-# runs' `performance` aside). An internal error in one process ends the job with no file.
+# runs' `performance` aside), and --until-ci (compare's --max-games spelling, a goal rule of
+# run) stopping at the same game. An internal error in one process ends the job with no file.
 # Variables: CARCSOLO (the binary), CARCSOLO_FAULTY (it with the test-only `faulty`
 # policy), MPIEXEC (mpirun), WORK (a scratch directory).
 file(REMOVE_RECURSE "${WORK}")
@@ -50,7 +51,8 @@ endfunction()
 same_file(2 run "--games;3000;--seed;11")
 same_file(3 run "--first-game;17;--games;1001;--seed;4;--scoring;random;--colors;4")
 same_file(2 compare "--scoring;as-found;--scoring;random;--scoring;lowest-first;--first-game;5;--games;1500;--seed;3")
-same_file(2 compare "--scoring;as-found;--scoring;random;--games;300;--until-ci;0.08;--seed;3")
+same_file(2 compare "--scoring;as-found;--scoring;random;--games;300;--max-games;100000;--until-ci;0.08;--seed;3")
+same_file(2 run "--placement;greedy;--scoring;best;--until-ci;city_16=0.015;--games;100000;--seed;3")
 same_file(3 sweep "--meeples;2..3;--colors;3,4;--first-game;40;--games;701;--target;mean=4")
 
 # An internal error (the `faulty` policy throws in the worker threads of every process):

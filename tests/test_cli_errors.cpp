@@ -154,6 +154,23 @@ const std::vector<BadCall>& bad_calls() {
       {{"compare", "--placement", "random", "--placement", "greedy", "--games", "1"}, "--games"},
       {{"compare", "--placement", "random", "--placement", "greedy", "--threads", "0"}, "--threads"},
       {{"compare", "--placement", "random", "--placement", "greedy", "--until-ci", "x"}, "--until-ci"},
+      {{"compare", "--scoring", "best", "--scoring", "random", "--max-games", "5000"},
+       "--max-games is --until-ci's cap: give --until-ci too, or --games N alone (got --max-games 5000)"},
+      {{"compare", "--scoring", "best", "--scoring", "random", "--until-ci", "road_10=-1%"}, "--until-ci road_10=W"},
+      // --until-ci's goal rules, in all three commands
+      {{"run", "--until-ci", "total_60=0"},
+       "--until-ci total_60=W: W must be a proportion above 0, at most 1 (0.01 is ± 1 percentage point), or a "
+       "percentage such as 1% (got 'total_60=0')"},
+      {{"run", "--until-ci", "total_60=2"}, "(got 'total_60=2')"},
+      {{"run", "--until-ci", "total_60=101%"}, "(got 'total_60=101%')"},
+      {{"run", "--until-ci", "total_60="}, "--until-ci total_60=W"},
+      {{"run", "--until-ci", "total_70=0.01"}, "--until-ci: unknown goal 'total_70'"},
+      {{"run", "--until-ci", "1%"}, "--until-ci: the mean's half-width is in points, not a percentage"},
+      {{"run", "--until-ci", "mean=0"}, "--until-ci must be a number above 0"},
+      {{"run", "--until-ci", "total_60=0.01", "--until-ci", "total_60=1%"}, "--until-ci names total_60 twice"},
+      {{"run", "--until-ci", "0.5", "--until-ci", "mean=0.2"}, "--until-ci names mean twice"},
+      {{"sweep", "--until-ci", "x"}, "--until-ci"},
+      {{"sweep", "--until-ci", "all_tiles=1.5"}, "--until-ci all_tiles=W"},
       {{"compare", "--placement", "random", "--placement", "greedy", "--out", "nodir/c.json"}, "--out"},
       {{"compare", "stray"}, "stray"},
       // sweep

@@ -118,7 +118,7 @@ TEST_CASE("play_until_ci: an exception in a later batch is rethrown too") {
   req.configs[0].scoring_policy = "as-found";  // games that differ: the CI never closes
   req.threads = 2;
   req.games = 1000000;
-  const carc::sim::CiGoal goal{1e-6, 100, carc::sim::widest_difference_width};
+  const carc::sim::CiGoal goal{{{-1, 1e-6}}, carc::sim::CiOf::differences, 100};
   CHECK(internal_error_of([&] { carc::sim::play_until_ci(req, goal); }).find("planted failure") !=
         std::string::npos);
   req.configs = {config("faulty:after=0")};  // never fails: plays the whole range

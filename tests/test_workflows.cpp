@@ -122,11 +122,14 @@ TEST_CASE("compare: the file does not depend on the thread count") {
 
 TEST_CASE("compare --until-ci: plays on until the difference's CI is narrow enough") {
   const std::string out = scratch().file("until.json");
-  REQUIRE(carcsolo("compare --scoring as-found --scoring random --games 500 --until-ci 0.06 "
+  REQUIRE(carcsolo("compare --scoring as-found --scoring random --games 100000 --until-ci 0.06 "
                    "--threads 2 --out " + out) == 0);
   const json doc = read_json(out);
   const auto games = doc["config"]["games"].get<std::uint64_t>();
-  CHECK(games > 500);
+  CHECK(games > 1000);  // past the first batch
+  CHECK(games < 100000);
+  CHECK(doc["until_ci"]["cap"] == 100000);
+  CHECK(doc["until_ci"]["first_batch"] == 1000);
   const auto ci = doc["difference"]["ci95"];
   CHECK((ci[1].get<double>() - ci[0].get<double>()) / 2 <= 0.06);
   CHECK(doc["runs"][0]["config"]["games"] == games);
@@ -181,7 +184,19 @@ TEST_CASE("--until-ci stopped by the cap: the summary and the file say the targe
   CHECK(doc["until_ci"]["met"] == false);
   CHECK(doc["until_ci"]["half_width"] == 0.001);
   CHECK(doc["until_ci"]["cap"] == 400);
+  CHECK(doc["until_ci"]["first_batch"] == 200);  // --max-games, the old spelling: --games is the first batch
   CHECK(doc["config"]["games"] == 400);
+  // The spelling of all three commands: --games is the cap, the first batch 1000 games.
+  r = carc::test::run_carcsolo({"compare", "--scoring", "as-found", "--scoring", "random", "--games", "1500",
+                                "--until-ci", "0.001", "--threads", "2", "--out", "c1.json"},
+                               d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("until-ci: target not met: stopped at the cap of 1500 games") != std::string::npos);
+  doc = read_json((d / "c1.json").string());
+  CHECK(doc["config"]["games"] == 1500);
+  CHECK(doc["config"]["max_games"] == 1500);
+  CHECK(doc["until_ci"]["cap"] == 1500);
+  CHECK(doc["until_ci"]["first_batch"] == 1000);
   r = carc::test::run_carcsolo({"compare", "--scoring", "as-found", "--scoring", "random", "--games", "200",
                                 "--until-ci", "5", "--threads", "2", "-q", "--out", "c2.json"},
                                d.path());
@@ -193,6 +208,151 @@ TEST_CASE("--until-ci stopped by the cap: the summary and the file say the targe
                                d.path());
   REQUIRE(r.status == 0);
   CHECK_FALSE(read_json((d / "c3.json").string()).contains("until_ci"));
+}
+
+TEST_CASE("run --until-ci GOAL=W: stops once the goal rate's Wilson half-width is at most W") {
+  carc::test::TempDir d;
+  const std::vector<std::string> args = {"run", "--placement", "greedy", "--scoring", "best", "--games", "200000",
+                                         "--first-game", "3", "--out"};
+  auto with = [&](std::vector<std::string> more) {
+    auto a = args;
+    a.insert(a.end(), more.begin(), more.end());
+    return a;
+  };
+  // city_16 (about 7% of greedy's games) to ± 1 percentage point: more than the first batch.
+  auto r = carc::test::run_carcsolo(with({"g2.json", "--until-ci", "city_16=0.01", "--threads", "2"}), d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("until-ci: target met: city_16's 95% Wilson interval half-width ") != std::string::npos);
+  const json doc = read_json((d / "g2.json").string());
+  const auto games = doc["config"]["games"].get<std::uint64_t>();
+  CHECK(games > 1000);
+  CHECK(games < 200000);
+  const json w = doc["goals"]["city_16"]["wilson95"];
+  const double half = (w[1].get<double>() - w[0].get<double>()) / 2;
+  CHECK(half <= 0.01);
+  const json u = doc["until_ci"];
+  CHECK(u["met"] == true);
+  CHECK(u["cap"] == 200000);
+  CHECK(u["first_batch"] == 1000);
+  CHECK_FALSE(u.contains("half_width"));  // no rule on the mean
+  REQUIRE(u["rules"].size() == 1);
+  CHECK(u["rules"][0]["target"] == "city_16");
+  CHECK(u["rules"][0]["half_width"] == 0.01);
+  CHECK(u["rules"][0]["interval"] == "wilson");
+  CHECK(u["rules"][0]["achieved"] == half);  // read from the counts the file holds
+  CHECK(u["rules"][0]["met"] == true);
+  // The same game on one thread, and "1%" is 0.01.
+  r = carc::test::run_carcsolo(with({"g1.json", "--until-ci", "city_16=1%", "--threads", "1"}), d.path());
+  REQUIRE(r.status == 0);
+  CHECK(without_performance(read_json((d / "g1.json").string())) == without_performance(doc));
+  // Two rules: both must hold, so it plays at least as far.
+  r = carc::test::run_carcsolo(with({"g3.json", "--until-ci", "city_16=0.01", "--until-ci", "0.08"}), d.path());
+  REQUIRE(r.status == 0);
+  const json two = read_json((d / "g3.json").string());
+  CHECK(two["config"]["games"].get<std::uint64_t>() >= games);
+  CHECK(two["until_ci"]["half_width"] == 0.08);
+  CHECK(two["until_ci"]["rules"].size() == 2);
+  CHECK(two["until_ci"]["met"] == true);
+  const auto ci = two["result"]["ci95"];
+  CHECK((ci[1].get<double>() - ci[0].get<double>()) / 2 <= 0.08);
+  CHECK(r.out.find("the mean's 95% CI half-width") != std::string::npos);
+  CHECK(r.out.find("city_16's 95% Wilson interval half-width") != std::string::npos);
+  // Stopped by the cap: not met.
+  r = carc::test::run_carcsolo({"run", "--placement", "greedy", "--scoring", "best", "--games", "1500",
+                                "--until-ci", "city_16=0.001", "--out", "cap.json"},
+                               d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("until-ci: target not met: stopped at the cap of 1500 games, city_16's 95% Wilson") !=
+        std::string::npos);
+  const json cap = read_json((d / "cap.json").string());
+  CHECK(cap["config"]["games"] == 1500);
+  CHECK(cap["until_ci"]["met"] == false);
+  CHECK(cap["until_ci"]["rules"][0]["met"] == false);
+}
+
+TEST_CASE("compare --until-ci GOAL=W: every paired goal-rate difference to ± W") {
+  carc::test::TempDir d;
+  auto r = carc::test::run_carcsolo({"compare", "--placement", "greedy", "--placement", "heuristic", "--scoring",
+                                     "best", "--until-ci", "city_16=2%", "--games", "100000", "-q", "--out", "c.json"},
+                                    d.path());
+  REQUIRE(r.status == 0);
+  const json doc = read_json((d / "c.json").string());
+  CHECK(doc["config"]["until_ci"].is_null());  // no rule on the mean difference
+  CHECK(doc["config"]["until_ci_goals"] == json{{"city_16", 0.02}});
+  CHECK(doc["config"]["max_games"] == 100000);
+  const json ci = doc["differences"][0]["goals"]["city_16"]["ci95"];
+  const double half = (ci[1].get<double>() - ci[0].get<double>()) / 2;
+  CHECK(half <= 0.02);
+  CHECK(doc["until_ci"]["met"] == true);
+  CHECK(doc["until_ci"]["rules"][0]["interval"] == "paired");
+  CHECK(doc["until_ci"]["rules"][0]["achieved"].get<double>() == doctest::Approx(half));
+  CHECK(doc["config"]["games"].get<std::uint64_t>() > 1000);
+}
+
+TEST_CASE("sweep --until-ci: every option's mean and goal rate, and shards of one study merge") {
+  carc::test::TempDir d;
+  const std::vector<std::string> sweep = {"sweep", "--placement", "greedy", "--scoring", "best", "--colors", "3",
+                                          "--meeples", "3..4", "--until-ci", "0.3", "--until-ci", "city_16=2%"};
+  auto with = [&](std::vector<std::string> more) {
+    auto a = sweep;
+    a.insert(a.end(), more.begin(), more.end());
+    return a;
+  };
+  auto r = carc::test::run_carcsolo(with({"--out", "a.json"}), d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("until-ci: target met: the widest option's mean 95% CI half-width") != std::string::npos);
+  CHECK(r.out.find("until-ci: target met: the widest option's city_16 95% Wilson interval half-width") !=
+        std::string::npos);
+  const json a = read_json((d / "a.json").string());
+  CHECK(a["config"]["until_ci"] == 0.3);
+  CHECK(a["config"]["until_ci_goals"] == json{{"city_16", 0.02}});
+  CHECK(a["config"]["max_games"] == 1000000);  // --games defaulted: the cap of --until-ci
+  CHECK(a["until_ci"]["met"] == true);
+  for (const auto& run : a["runs"]) {
+    const json ci = run["result"]["ci95"], w = run["goals"]["city_16"]["wilson95"];
+    CHECK((ci[1].get<double>() - ci[0].get<double>()) / 2 <= 0.3);
+    CHECK((w[1].get<double>() - w[0].get<double>()) / 2 <= 0.02);
+  }
+  // The next shard of the study, and merge: the rules come through.
+  const std::string next = std::to_string(a["config"]["games"].get<std::uint64_t>());
+  REQUIRE(carc::test::run_carcsolo(with({"--first-game", next, "-q", "--out", "b.json"}), d.path()).status == 0);
+  REQUIRE(carc::test::run_carcsolo({"merge", "a.json", "b.json", "-q", "--out", "m.json"}, d.path()).status == 0);
+  const json m = read_json((d / "m.json").string());
+  CHECK(m["config"]["until_ci_goals"] == a["config"]["until_ci_goals"]);
+  CHECK(m["until_ci"]["rules"].size() == 2);
+  CHECK(m["until_ci"]["first_batch"] == 1000);
+  CHECK(m["until_ci"]["met"] == true);
+  // A shard of other rules is another study.
+  auto other = sweep;
+  other.back() = "city_16=3%";
+  other.insert(other.end(), {"--first-game", next, "-q", "--out", "c.json"});
+  REQUIRE(carc::test::run_carcsolo(other, d.path()).status == 0);
+  r = carc::test::run_carcsolo({"merge", "a.json", "c.json", "--out", "m2.json"}, d.path());
+  CHECK(r.status == 2);
+  CHECK(r.err.find("config.until_ci differs") != std::string::npos);
+}
+
+TEST_CASE("--dry-run: the games/s measured and the time estimated, no file written") {
+  carc::test::TempDir d;
+  auto r = carc::test::run_carcsolo({"run", "--games", "60", "--dry-run", "--out", "r.json", "--log", "l.jsonl",
+                                     "--per-game", "p.csv"},
+                                    d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.rfind("dry run: 60 games in ", 0) == 0);
+  CHECK(r.out.find(" games/s\nestimate: the 60 games take about ") != std::string::npos);
+  CHECK(r.out.find("\ndry run: nothing written\n") != std::string::npos);
+  r = carc::test::run_carcsolo({"compare", "--scoring", "best", "--scoring", "random", "--games", "40",
+                                "--until-ci", "0.5", "--dry-run", "--out", "c.json"},
+                               d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("games/s, each under 2 policies\n") != std::string::npos);
+  CHECK(r.out.find("estimate: at most 40 games (the cap) take about ") != std::string::npos);
+  r = carc::test::run_carcsolo({"sweep", "--meeples", "2..3", "--colors", "3", "--games", "30", "--dry-run",
+                                "--out", "s.json", "--per-game", "s.csv"},
+                               d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("games/s, each under 2 options\n") != std::string::npos);
+  CHECK(d.listing().empty());
 }
 
 TEST_CASE("replay of a run's game is one command: run prints it, replay names its policies") {

@@ -15,6 +15,7 @@
 #include "sim/cli/embedding.hpp"
 #include "sim/cli/matrix_command.hpp"
 #include "sim/cli/matrix_files.hpp"
+#include "sim/cli/stopping.hpp"
 #include "sim/driver/matrix.hpp"
 
 namespace carc::sim {
@@ -112,17 +113,23 @@ int cmd_compare(const Args& args, Embedding* embed) {
   GameOptions g;
   RangeOptions range("10000", UINT64_MAX / 4);
   std::vector<std::string> placement, scoring;
-  std::string until_ci, max_games = "1000000", out, per_game;
+  std::vector<std::string> until_ci;
+  std::string max_games, out, per_game;
   po::options_description d(
       "carcsolo compare: play policies on the same seeded games and report paired differences\n\nOptions");
   d.add_options()("help,h", "show this help")
       ("placement", po::value(&placement)->composing(), "placement policy spec; give it once per policy compared (default random)")
       ("scoring", po::value(&scoring)->composing(), "scoring-order policy spec; once per policy, or once for all (default random)");
-  range.add_to(d, "games per policy, >= 2 (with --until-ci: the first batch); fewer than run's 100000 by default as each game is played once per policy, and paired differences need fewer games");
+  range.add_to(d, "games per policy, >= 2 (with --until-ci: the cap, at most this many; default then 1000000); fewer than run's 100000 by default as each game is played once per policy, and paired differences need fewer games");
   g.add_to(d, false);
   d.add_options()
-      ("until-ci", po::value(&until_ci), "play on in batches until every difference's 95% CI half-width is <= W")
-      ("max-games", po::value(&max_games)->default_value(max_games), "with --until-ci: at most this many games")
+      ("until-ci", po::value(&until_ci)->composing(),
+       "W: play on until every mean difference's 95% CI half-width is <= W; GOAL=W (a goal id, "
+       "W a proportion such as 0.01 or a percentage such as 1%): until every paired difference "
+       "of that goal's rate has a 95% half-width <= W. Repeatable: all must hold. Plays 1000 "
+       "games, then on in batches; --games caps")
+      ("max-games", po::value(&max_games), "the old spelling of --until-ci's cap, kept working: with it, --games is the first batch (default 10000); prefer --games N alone as the cap")
+      ("dry-run", "play a few seconds' worth, print the games/s measured and the whole run's estimated time; write nothing")
       ("out", po::value(&out), "write the comparison JSON (carcassonne-solo-compare/1) to FILE")
       ("per-game", po::value(&per_game), "write one CSV row per game and policy to FILE (run = index in runs)")
       ("quiet,q", "no summary on stdout");
@@ -136,29 +143,37 @@ int cmd_compare(const Args& args, Embedding* embed) {
   study.format = kCompareFormat;
   study.configs = policy_configs(g.resolve(), placement, scoring);
   study.first_game = range.first_game();
-  const std::uint64_t batch = range.game_count(2);
-  const bool adaptive = vm.count("until-ci") > 0;
-  const double target = adaptive ? parse_real("until-ci", until_ci, 0, 1e9, true) : 0;
-  std::uint64_t cap = batch;
-  if (adaptive)
-    cap = vm["max-games"].defaulted() ? std::max<std::uint64_t>(batch, 1000000)
-                                      : parse_count("max-games", max_games, batch, UINT64_MAX / 4);
-  if (adaptive) {
-    study.until_ci = target;
-    study.max_games = cap;
+  study.ci_rules = parse_until_ci(until_ci);
+  const bool adaptive = !study.ci_rules.empty();
+  if (vm.count("max-games") && !adaptive)
+    throw UsageError("--max-games is --until-ci's cap: give --until-ci too, or --games N alone (got --max-games " +
+                     max_games + ")");
+  // --games is the cap under --until-ci, as in run and sweep; with --max-games (how the cap
+  // was given before) it stays what it was then, the first batch.
+  std::uint64_t cap = 0;
+  if (vm.count("max-games")) {
+    study.ci_first_batch = range.game_count(2);
+    cap = parse_count("max-games", max_games, study.ci_first_batch, UINT64_MAX / 4);
+  } else {
+    if (adaptive && vm["games"].defaulted()) range.games = kUntilCiGamesDefault;
+    cap = range.game_count(2);
+    study.ci_first_batch = std::min(kFirstBatch, cap);
+  }
+  if (adaptive) study.ci_cap = cap;
+  const bool dry = vm.count("dry-run") > 0;
+  if (dry && embed) throw UsageError("--dry-run is for the command line");
+  if (dry) {  // no file is opened
+    MatrixCommand cmd(study, cap, range.thread_count(), "", "", nullptr, nullptr);
+    return dry_run_command("compare", cmd.req, study.ci_goal());
   }
   MatrixCommand cmd(study, cap, range.thread_count(), out, per_game, embed, difference_text);
-  // Without --until-ci, the one batch is all games: the rule stops after it.
-  const MatrixOutcome total = cmd.play([&](const MatrixRequest& req) {
-    return play_until_ci(req, CiGoal{target, batch, widest_difference_width});
-  });
+  const MatrixOutcome total =  // without rules: the whole range
+      cmd.play([&](const MatrixRequest& req) { return play_until_ci(req, study.ci_goal()); });
   if (!cmd.writer) return total.partial ? 130 : 0;
   auto doc = cmd.write(study, total);
   std::ostringstream summary;
   print_summary(summary, study.configs, total, study.first_game, cmd.req.threads);
-  if (adaptive)
-    summary << until_ci_line("the widest difference's 95% CI", target, widest_difference_width(total),
-                             total.games_done, cap, total.partial);
+  if (adaptive) summary << until_ci_summary(total, study.ci_goal(), cap);
   if (cmd.hand_over(study, doc, summary.str())) return total.partial ? 130 : 0;
   if (!vm.count("quiet")) std::cout << summary.str();
   if (total.partial)

@@ -13,6 +13,7 @@
 #include "sim/cli/cli.hpp"
 #include "sim/cli/embedding.hpp"
 #include "sim/cli/per_game.hpp"
+#include "sim/cli/stopping.hpp"
 #include "sim/driver/game.hpp"
 #include "sim/driver/matrix.hpp"
 #include "sim/driver/mpi.hpp"
@@ -48,12 +49,17 @@ int cmd_run(const Args& args) { return cmd_run(args, nullptr); }
 int cmd_run(const Args& args, Embedding* embed) {
   GameOptions g;
   RangeOptions range("100000", UINT64_MAX / 2);
-  std::string out, log, log_games, until_ci, per_game, deal_path;
+  std::string out, log, log_games, per_game, deal_path;
+  std::vector<std::string> until_ci;
   po::options_description d("carcsolo run: play many seeded games and report the score distribution\n\nOptions");
   d.add_options()("help,h", "show this help");
-  range.add_to(d, "number of games, >= 1 (with --until-ci: at most); compare and sweep default to 10000 as they play each game once per policy or option");
+  range.add_to(d, "number of games, >= 1 (with --until-ci: the cap, at most this many); compare and sweep default to 10000 as they play each game once per policy or option");
   d.add_options()
-      ("until-ci", po::value(&until_ci), "stop once the mean's 95% CI half-width is <= W (batches; --games caps)");
+      ("until-ci", po::value(&until_ci)->composing(),
+       "W: stop once the mean's 95% CI half-width is <= W; GOAL=W (a goal id, W a proportion "
+       "such as 0.01 or a percentage such as 1%): once that goal rate's 95% Wilson half-width "
+       "is <= W. Repeatable: all must hold. Plays 1000 games, then on in batches; --games caps")
+      ("dry-run", "play a few seconds' worth, print the games/s measured and the whole run's estimated time; write nothing");
   g.add_to(d);
   d.add_options()
       ("out", po::value(&out), "write the results JSON (carcassonne-solo-results/1) to FILE")
@@ -99,11 +105,15 @@ int cmd_run(const Args& args, Embedding* embed) {
     throw UsageError("--log-games must not exceed --games (got --log-games " + log_games +
                      " with --games " + std::to_string(rc.games) + ")");
 
-  const bool adaptive = vm.count("until-ci") > 0;
-  const double target = adaptive ? parse_real("until-ci", until_ci, 0, 1e9, true) : 0;
+  const CiGoal goal{parse_until_ci(until_ci), CiOf::runs, std::min(kFirstBatch, rc.games)};
+  const bool adaptive = !goal.rules.empty();
+  const bool dry = vm.count("dry-run") > 0;
+  if (dry && embed) throw UsageError("--dry-run is for the command line");
 
   const Stacks* given = vm.count("deal") ? &deal : nullptr;
   req.deal = given;
+  req.stop = &g_stop;
+  if (dry) return dry_run_command("run", req, goal);  // before any file is opened
   PerGameRows rows{rc.first_game, 1, {}};
   if (!per_game.empty() || (embed && embed->keep_games)) req.per_game = &rows;
   if (embed) req.makers = embed->makers;
@@ -120,9 +130,7 @@ int cmd_run(const Args& args, Embedding* embed) {
   if (n_log && writer) write_logs(log_file, rc, n_log, given, req.makers);
 
   if (::isatty(STDERR_FILENO) && !embed) req.progress = mean_text;
-  req.stop = &g_stop;
-  const MatrixOutcome r = adaptive ? play_until_ci(req, CiGoal{target, 1000, mean_half_width})
-                                   : play_matrix(req);
+  const MatrixOutcome r = play_until_ci(req, goal);  // without rules: the whole range
   if (!writer) return r.partial ? 130 : 0;
 
   // Written only now: a run that fails leaves no file at all.
@@ -135,9 +143,7 @@ int cmd_run(const Args& args, Embedding* embed) {
   if (given) doc["deal"] = stack_letters(deal);
   if (processes::count() > 1) doc["performance"]["processes"] = processes::count();
   if (adaptive)  // config.first_game and config.games name the range played
-    doc["until_ci"] = {{"half_width", target},
-                       {"cap", rc.games},
-                       {"met", r.acc[0].ci_half_width() <= target}};
+    doc["until_ci"] = ci_record(r, goal, rc.games);
   if (out_file.is_open()) {
     out_file.write(doc.dump(2) + "\n");
     out_file.commit();
@@ -156,9 +162,7 @@ int cmd_run(const Args& args, Embedding* embed) {
   else
     summary << "replay a game: " << replay_command(rc, std::to_string(rc.first_game), given ? deal_path : "")
             << "\n";
-  if (adaptive)
-    summary << until_ci_line("the mean's 95% CI", target, r.acc[0].ci_half_width(), r.games_done, rc.games,
-                             r.partial);
+  if (adaptive) summary << until_ci_summary(r, goal, rc.games);
   if (embed) {
     embed->document = std::move(doc);
     embed->per_game = std::move(rows);

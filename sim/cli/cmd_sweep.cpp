@@ -17,6 +17,7 @@
 #include "sim/cli/embedding.hpp"
 #include "sim/cli/matrix_command.hpp"
 #include "sim/cli/matrix_files.hpp"
+#include "sim/cli/stopping.hpp"
 #include "sim/driver/matrix.hpp"
 
 namespace carc::sim {
@@ -114,13 +115,19 @@ int cmd_sweep(const Args& args, Embedding* embed) {
   g.meeples = "2..8";
   RangeOptions range("10000", UINT64_MAX / 4);
   std::string out, per_game;
-  std::vector<std::string> targets;
+  std::vector<std::string> targets, until_ci;
   po::options_description d(
       "carcsolo sweep: the difficulty table over colour and meeple counts\n\nOptions");
   d.add_options()("help,h", "show this help");
   g.add_to(d, true, true);
-  range.add_to(d, "games per option, >= 1; fewer than run's 100000 by default as each game is played once per option");
+  range.add_to(d, "games per option, >= 1; fewer than run's 100000 by default as each game is played once per option (with --until-ci: the cap, at most this many; default then 1000000)");
   d.add_options()
+      ("until-ci", po::value(&until_ci)->composing(),
+       "W: play on until every option's mean has a 95% CI half-width <= W; GOAL=W (a goal id, W "
+       "a proportion such as 0.01 or a percentage such as 1%): until every option's rate of that "
+       "goal has a 95% Wilson half-width <= W. Repeatable: all must hold. Plays 1000 games, then "
+       "on in batches; --games caps")
+      ("dry-run", "play a few seconds' worth, print the games/s measured and the whole run's estimated time; write nothing")
       ("target", po::value(&targets)->composing(), "GOAL=RATE or mean=VALUE: report the option closest to it (repeatable)")
       ("out", po::value(&out), "write the sweep JSON (carcassonne-solo-sweep/1) to FILE")
       ("per-game", po::value(&per_game), "write one CSV row per game and policy to FILE (run = index in runs)")
@@ -137,14 +144,28 @@ int cmd_sweep(const Args& args, Embedding* embed) {
   study.configs = g.resolve_grid(study.placements, study.colors, study.meeples);
   for (const auto& t : targets) study.targets.push_back(parse_target(t));
   study.first_game = range.first_game();
-  MatrixCommand cmd(study, range.game_count(1), range.thread_count(), out, per_game, embed,
-                    means_text);
-  const MatrixOutcome r = cmd.play([](const MatrixRequest& req) { return play_matrix(req); });
+  study.ci_rules = parse_until_ci(until_ci);
+  if (!study.ci_rules.empty() && vm["games"].defaulted()) range.games = kUntilCiGamesDefault;
+  const std::uint64_t games = range.game_count(1);
+  if (!study.ci_rules.empty()) {
+    study.ci_cap = games;
+    study.ci_first_batch = std::min(kFirstBatch, games);
+  }
+  const bool dry = vm.count("dry-run") > 0;
+  if (dry && embed) throw UsageError("--dry-run is for the command line");
+  if (dry) {  // no file is opened
+    MatrixCommand cmd(study, games, range.thread_count(), "", "", nullptr, nullptr);
+    return dry_run_command("sweep", cmd.req, study.ci_goal());
+  }
+  MatrixCommand cmd(study, games, range.thread_count(), out, per_game, embed, means_text);
+  const MatrixOutcome r =  // without rules: the whole range
+      cmd.play([&](const MatrixRequest& req) { return play_until_ci(req, study.ci_goal()); });
   if (!cmd.writer) return r.partial ? 130 : 0;
   auto doc = cmd.write(study, r);
   const nlohmann::json closest = doc["targets"];
   std::ostringstream summary;
   print_summary(summary, study, r, closest, cmd.req.threads);
+  if (!study.ci_rules.empty()) summary << until_ci_summary(r, study.ci_goal(), study.ci_cap);
   if (cmd.hand_over(study, doc, summary.str())) return r.partial ? 130 : 0;
   if (!vm.count("quiet")) std::cout << summary.str();
   if (r.partial)

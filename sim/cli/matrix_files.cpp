@@ -44,14 +44,29 @@ json closest_runs(const MatrixStudy& study, const json& runs) {
   return out;
 }
 
+// --until-ci's keys of `config` (MatrixStudy::ci_rules).
+void add_until_ci(const MatrixStudy& s, json& config) {
+  const bool ruled = !s.ci_rules.empty();
+  config["until_ci"] = nullptr;
+  config["max_games"] = ruled ? json(s.ci_cap) : json(nullptr);
+  json goals = json::object();
+  for (const auto& r : s.ci_rules)
+    if (r.goal < 0)
+      config["until_ci"] = r.half_width;
+    else
+      goals[ci_rule_name(r)] = r.half_width;
+  if (!goals.empty()) config["until_ci_goals"] = goals;
+}
+
 json compare_config(const MatrixStudy& s, std::uint64_t games) {
   json policies = json::array();
   for (const auto& c : s.configs)
     policies.push_back({{"placement_policy", c.placement_policy}, {"scoring_policy", c.scoring_policy}});
   const RunConfig& c0 = s.configs[0];
-  return {{"colors", c0.colors}, {"meeples", c0.meeples}, {"seed", c0.seed},
-          {"first_game", s.first_game}, {"games", games}, {"policies", policies},
-          {"until_ci", s.until_ci}, {"max_games", s.max_games}};
+  json config = {{"colors", c0.colors}, {"meeples", c0.meeples}, {"seed", c0.seed},
+                 {"first_game", s.first_game}, {"games", games}, {"policies", policies}};
+  add_until_ci(s, config);
+  return config;
 }
 
 json sweep_config(const MatrixStudy& s, std::uint64_t games) {
@@ -60,6 +75,7 @@ json sweep_config(const MatrixStudy& s, std::uint64_t games) {
                  {"placement_policy", c0.placement_policy}, {"scoring_policy", c0.scoring_policy},
                  {"seed", c0.seed}, {"first_game", s.first_game}, {"games", games}};
   if (s.placements.size() > 1) config["placements"] = s.placements;
+  if (!s.ci_rules.empty()) add_until_ci(s, config);
   return config;
 }
 
@@ -109,9 +125,32 @@ void read_runs(const json& doc, MatrixFile& f, std::uint64_t games) {
   }
 }
 
+// --until-ci's keys of `config` (compare: until_ci and max_games always there) and the
+// first batch of the document's `until_ci` record, when it has one.
+void read_until_ci(const json& doc, const json& config, MatrixStudy& s) {
+  if (!config.contains("until_ci") && !is_compare(s)) return;
+  const json& mean = member(s, config, "config.until_ci");
+  const json& cap = member(s, config, "config.max_games");
+  if (cap.is_null()) return;
+  s.ci_cap = read<std::uint64_t>(s, config, "config.max_games");
+  if (!mean.is_null()) s.ci_rules.push_back({-1, read<double>(s, config, "config.until_ci")});
+  if (config.contains("until_ci_goals")) {
+    const json& goals = config["until_ci_goals"];
+    if (!goals.is_object()) fail(s, "config.until_ci_goals", "expected an object");
+    for (int g = 0; g < carc::kGoalCount; ++g) {  // the rules in goal order, as given
+      const std::string id(carc::kGoalIds[std::size_t(g)]);
+      if (goals.contains(id)) s.ci_rules.push_back({g, read<double>(s, goals, "config.until_ci_goals." + id)});
+    }
+    if (s.ci_rules.size() != goals.size() + (mean.is_null() ? 0 : 1))
+      fail(s, "config.until_ci_goals", "unknown goal id");
+  }
+  const auto rec = doc.find("until_ci");
+  if (rec != doc.end() && rec->is_object() && rec->contains("first_batch"))
+    s.ci_first_batch = read<std::uint64_t>(s, *rec, "until_ci.first_batch");
+}
+
 void read_compare(const json& doc, const json& config, MatrixFile& f) {
-  f.study.until_ci = member(f.study, config, "config.until_ci");
-  f.study.max_games = member(f.study, config, "config.max_games");
+  read_until_ci(doc, config, f.study);
   const json& policies = member(f.study, config, "config.policies");
   if (!policies.is_array() || policies.size() != f.study.configs.size())
     fail(f.study, "config.policies", "expected one entry per run");
@@ -139,6 +178,7 @@ void read_compare(const json& doc, const json& config, MatrixFile& f) {
 
 void read_sweep(const json& doc, const json& config, MatrixFile& f) {
   MatrixStudy& s = f.study;
+  read_until_ci(doc, config, s);
   s.colors = read<std::vector<int>>(s, config, "config.colors");
   s.meeples = read<std::vector<int>>(s, config, "config.meeples");
   if (config.contains("placements"))
@@ -191,18 +231,19 @@ json matrix_document(const MatrixStudy& study, const MatrixOutcome& r, int threa
     }
     doc["difference"] = diffs[0];
     doc["differences"] = diffs;
-    // Added after format /1 was first written: whether --until-ci's target was met (the
-    // cap may have stopped the run first), as `run` writes it.
-    if (!study.until_ci.is_null())
-      doc["until_ci"] = {{"half_width", study.until_ci},
-                         {"cap", study.max_games},
-                         {"met", widest_difference_width(r) <= study.until_ci.get<double>()}};
   } else {
     doc["config"] = sweep_config(study, r.games_done);
     doc["targets"] = closest_runs(study, runs);
   }
+  // Added after the formats' /1 was first written: whether --until-ci's rules were met
+  // (the cap may have stopped the run first), as `run` writes it.
+  if (!study.ci_rules.empty()) doc["until_ci"] = ci_record(r, study.ci_goal(), study.ci_cap);
   if (r.partial) doc["partial"] = true;
   return doc;
+}
+
+CiGoal MatrixStudy::ci_goal() const {
+  return {ci_rules, format == kCompareFormat ? CiOf::differences : CiOf::runs, ci_first_batch};
 }
 
 MatrixFile read_matrix_file(const json& doc) {
@@ -250,8 +291,8 @@ std::string study_difference(const MatrixStudy& a, const MatrixStudy& b) {
     const bool policy = key == "placement_policy" || key == "scoring_policy";
     return "config." + (compare && policy ? std::string("policies") : key);
   }
-  if (a.until_ci != b.until_ci) return "config.until_ci";
-  if (a.max_games != b.max_games) return "config.max_games";
+  if (a.ci_rules != b.ci_rules) return "config.until_ci";
+  if (a.ci_cap != b.ci_cap) return "config.max_games";
   if (a.targets.size() != b.targets.size()) return "targets";
   for (std::size_t i = 0; i < a.targets.size(); ++i)
     if (a.targets[i].key != b.targets[i].key || a.targets[i].value != b.targets[i].value)

@@ -28,8 +28,14 @@ struct MatrixStudy {
   std::string format;                // kCompareFormat or kSweepFormat
   std::vector<RunConfig> configs;    // one per run, in the file's order
   std::uint64_t first_game = 0;
-  // compare: --until-ci and --max-games (null without --until-ci).
-  nlohmann::json until_ci, max_games;
+  // --until-ci (compare, sweep): its rules (empty without), the cap and the first batch
+  // (0: not known, in files written before it was recorded). Written to `config` as
+  // until_ci (the mean rule's half-width, or null), until_ci_goals ({goal id: half-width},
+  // only with goal rules) and max_games (the cap, or null): compare always writes until_ci
+  // and max_games, sweep only with --until-ci. The document's `until_ci` record is ci_record's.
+  std::vector<CiRule> ci_rules;
+  std::uint64_t ci_cap = 0, ci_first_batch = 0;
+  CiGoal ci_goal() const;
   // sweep: the lists (configs: placement outer, then colours, meeples inner) and the
   // targets. One placement: the file has no `config.placements` (as before there were more).
   std::vector<std::string> placements;

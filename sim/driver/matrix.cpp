@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -94,69 +95,96 @@ struct Shared {
   const MatrixRequest& req;
   BlockPlan plan;
   Clock::time_point t0 = Clock::now();
-  std::atomic<std::uint64_t> next{0}, games_done{0};
+  std::atomic<std::uint64_t> next{0};
   std::vector<MatrixOutcome> parts;  // per thread, filled when it ends
-  alignas(64) FirstError errors;  // read every game: a cache line apart from the counters
+  alignas(64) FirstError errors;  // read every game: a cache line apart from the counter
   bool prints = false;  // this process keeps the progress line
+
+  // The progress line's view of the threads' games (only when this process prints): each
+  // thread copies its accumulators into its slot, under the slot's lock, every 100 ms; the
+  // line merges the slots into `shown`, so its count and its statistics are of the same
+  // whole games (of every thread, not one thread's standing in for all).
+  struct Slot {
+    std::mutex m;
+    MatrixOutcome part;
+  };
+  std::unique_ptr<Slot[]> slots;
+  MatrixOutcome shown;      // the printing thread's
+  std::uint64_t share = 0;  // games of this process's blocks
 
   explicit Shared(const MatrixRequest& r)
       : req(r), plan(r.games, std::max(1, r.threads), r.configs.size()),
         parts(std::size_t(std::max(1, r.threads))) {
-    prints = req.progress && plan.rank == 0;
+    prints = (req.progress || req.line) && plan.rank == 0;
+    if (!prints) return;
+    slots.reset(new Slot[parts.size()]);
+    for (std::uint64_t k = 0; k < plan.mine_below(plan.blocks); ++k)
+      share += plan.end(k) - plan.begin(k);
+  }
+
+  void publish(std::size_t tid, const MatrixOutcome& part) {
+    std::lock_guard lock(slots[tid].m);
+    slots[tid].part = part;
+  }
+  // Every slot merged into `shown` (one thread calls it).
+  const MatrixOutcome& gather() {
+    shown.acc.assign(req.configs.size(), Accumulator{});
+    shown.diff.assign(req.configs.size() - 1, PairedDiff{});
+    shown.config_seconds.assign(req.configs.size(), 0.0);  // not shown
+    for (std::size_t t = 0; t < parts.size(); ++t) {
+      std::lock_guard lock(slots[t].m);
+      const MatrixOutcome& p = slots[t].part;
+      if (p.acc.empty()) continue;  // nothing published yet
+      for (std::size_t k = 0; k < p.acc.size(); ++k) shown.acc[k].merge(p.acc[k]);
+      for (std::size_t k = 0; k < p.diff.size(); ++k) shown.diff[k].merge(p.diff[k]);
+    }
+    shown.games_done = shown.acc[0].games();
+    return shown;
   }
 };
 
-// `so_far` (one thread's games while they are played) stands in for all of them: a fair
-// sample, no locking. `done`: game indices played, of s.plan.games.
-void print_progress(const Shared& s, std::uint64_t done, const MatrixOutcome* so_far) {
-  const auto total = static_cast<unsigned long long>(s.plan.games);
-  if (!so_far || so_far->acc[0].games() == 0) {
-    std::fprintf(stderr, "\r%llu/%llu games   ", static_cast<unsigned long long>(done), total);
-  } else {
-    const double secs = seconds_since(s.t0);
-    const double rate = secs > 0 ? double(done) / secs : 0;
-    char eta[32] = "?";  // unknown until a game has finished
-    if (rate > 0) std::snprintf(eta, sizeof eta, "%.0fs", double(s.plan.games - done) / rate);
-    std::fprintf(stderr, "\r%llu/%llu games  %.0f games/s  %s  ETA %s   ",
-                 static_cast<unsigned long long>(done), total, rate,
-                 s.req.progress(*so_far).c_str(), eta);
-  }
+// One line, "\r" first so that it overwrites the last: `so_far` (null before the first
+// game) are the games of this process it shows, of `range`; every process's at the end.
+void print_progress(const Shared& s, const MatrixOutcome* so_far, std::uint64_t range,
+                    int processes) {
+  const ProgressView v{so_far, range, seconds_since(s.t0), processes};
+  const std::string line = s.req.line ? s.req.line(v) : progress_line(v, s.req.progress);
+  std::fprintf(stderr, "\r%s   ", line.c_str());
   std::fflush(stderr);
 }
 
 // This thread takes blocks from the counter until the k_end-th, a stop (when stoppable)
 // or another thread's failure. A stop lets the block finish (the games played stay a
 // prefix); a failure does not (nothing played is kept).
-void take_blocks(Shared& s, Worker& w, std::uint64_t k_end, bool stoppable, bool prints) {
+void take_blocks(Shared& s, Worker& w, std::size_t tid, std::uint64_t k_end, bool stoppable,
+                 bool prints) {
   const bool timed = s.req.configs.size() > 1;
-  auto last_print = Clock::now();
+  const bool publishes = s.prints && stoppable;
+  auto last_publish = Clock::now(), last_print = Clock::now();
   for (;;) {
     if (stoppable && s.req.stop && s.req.stop->load(std::memory_order_relaxed)) break;
     const std::uint64_t k = s.next.fetch_add(1);
     if (k >= k_end) break;
     const std::uint64_t lo = s.plan.begin(k), hi = s.plan.end(k);
-    // The count behind the progress line moves within a block too (a block of slow games
-    // would otherwise show 0 games for seconds): every 64 games or 100 ms, whichever comes
-    // first, which spares the shared counter when games are fast.
-    std::uint64_t pending = 0;
-    auto last_count = Clock::now();
     for (std::uint64_t i = lo; i < hi; ++i) {
       if (s.errors.failed()) return;
       w.play(s.req, s.req.first_game + i, timed);
-      if (++pending == 64 || Clock::now() - last_count > std::chrono::milliseconds(100)) {
-        s.games_done.fetch_add(pending, std::memory_order_relaxed);
-        pending = 0;
-        last_count = Clock::now();
+      if (!publishes) continue;
+      // Within a block too (a block of slow games would otherwise show nothing for
+      // seconds), but not every game: that spares the copies when games are fast.
+      const auto now = Clock::now();
+      if (now - last_publish > std::chrono::milliseconds(100)) {
+        s.publish(tid, w.part);
+        last_publish = now;
       }
-      if (prints && Clock::now() - last_print > std::chrono::milliseconds(250)) {
-        last_print = Clock::now();
-        print_progress(s, std::min(s.plan.games, s.games_done.load() * s.plan.ranks), &w.part);
+      if (prints && now - last_print > std::chrono::milliseconds(250)) {
+        last_print = now;
+        const int ranks = int(s.plan.ranks);
+        print_progress(s, &s.gather(), ranks > 1 ? s.share : s.plan.games, ranks);
       }
     }
-    s.games_done.fetch_add(pending, std::memory_order_relaxed);
   }
 }
-
 // This process's blocks from `next` up to (not including) its k_end-th, on all threads.
 // Nothing escapes the region: the first exception is kept in s.errors.
 void play_blocks(Shared& s, std::uint64_t k_end, bool stoppable) {
@@ -165,7 +193,7 @@ void play_blocks(Shared& s, std::uint64_t k_end, bool stoppable) {
     const int tid = omp_get_thread_num();
     try {
       Worker w(s.req);
-      take_blocks(s, w, k_end, stoppable, s.prints && stoppable && tid == 0);
+      take_blocks(s, w, std::size_t(tid), k_end, stoppable, s.prints && stoppable && tid == 0);
       s.parts[std::size_t(tid)].append(w.part);
     } catch (...) {
       s.errors.capture();
@@ -228,6 +256,37 @@ nlohmann::json MatrixOutcome::run_json(const RunConfig& config, std::uint64_t fi
 
 int default_threads() { return std::max(1, omp_get_num_procs()); }
 
+std::string duration_text(double seconds) {
+  char buf[48];
+  const auto whole = static_cast<unsigned long long>(std::max(0.0, seconds) + 0.5);
+  if (seconds < 10)
+    std::snprintf(buf, sizeof buf, "%.1fs", std::max(0.0, seconds));
+  else if (whole < 60)
+    std::snprintf(buf, sizeof buf, "%llus", whole);
+  else if (whole < 60 * 60)
+    std::snprintf(buf, sizeof buf, "%llum %02llus", whole / 60, whole % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%lluh %02llum", whole / 3600, whole / 60 % 60);
+  return buf;
+}
+
+std::string progress_line(const ProgressView& v, const ProgressText& text) {
+  const std::uint64_t done = v.so_far ? v.so_far->acc.at(0).games() : 0;
+  const std::string who = v.processes > 1 ? "process 0: " : "";
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%s%llu/%llu games", who.c_str(),
+                static_cast<unsigned long long>(done), static_cast<unsigned long long>(v.range));
+  if (done == 0) return buf;
+  const double rate = v.seconds > 0 ? double(done) / v.seconds : 0;
+  std::string line = buf;
+  std::snprintf(buf, sizeof buf, "  %.0f games/s", rate);
+  line += buf;
+  if (text) line += "  " + text(*v.so_far);
+  line += "  ETA " + (rate > 0 ? duration_text(double(v.range - std::min(done, v.range)) / rate)
+                              : std::string("?"));
+  return line;
+}
+
 MatrixOutcome play_matrix(const MatrixRequest& req) {
   if (req.configs.empty()) throw std::invalid_argument("play_matrix: no configuration");
   if (req.per_game) {
@@ -237,7 +296,7 @@ MatrixOutcome play_matrix(const MatrixRequest& req) {
                               req.configs.size());
   }
   Shared s(req);
-  if (s.prints) print_progress(s, 0, nullptr);
+  if (s.prints) print_progress(s, nullptr, req.games, 1);
   const std::uint64_t mine = s.plan.mine_below(s.plan.blocks);
   play_blocks(s, mine, true);
   agree_on_failure(s.errors);
@@ -263,7 +322,7 @@ MatrixOutcome play_matrix(const MatrixRequest& req) {
     req.per_game->rows.resize((req.first_game + out.games_done - req.per_game->first_game) *
                               req.configs.size());
   if (s.prints) {  // the line's last state: every process's games
-    print_progress(s, out.games_done, &out);
+    print_progress(s, &out, req.games, 1);
     std::fprintf(stderr, "\n");
   }
   return out;

@@ -41,9 +41,26 @@ struct MatrixOutcome {
                           const ProgramInfo& program, int threads, std::size_t k) const;
 };
 
-// A few words on the outcome so far (an estimate from part of the games), for the
-// progress line: e.g. "mean 4.123 ± 0.051".
+// A few words on the outcome so far (part of the games), for the progress line: e.g.
+// "mean 4.123 ± 0.051".
 using ProgressText = std::function<std::string(const MatrixOutcome& so_far)>;
+
+// What one progress line describes: a snapshot of whole games taken at one moment, so the
+// line's count and its statistics are of the same games.
+struct ProgressView {
+  const MatrixOutcome* so_far = nullptr;  // the games shown; null (or none) before the first
+  std::uint64_t range = 0;                // games of the range they belong to
+  double seconds = 0;                     // since the range started
+  int processes = 1;  // > 1: mid-range, so_far and range are process 0's share of an MPI job
+};
+using ProgressLine = std::function<std::string(const ProgressView&)>;
+
+// play_matrix's line: "D/N games  R games/s  TEXT  ETA Xs", D the games in v.so_far (every
+// game index counted once, whatever the number of configurations), TEXT text(*v.so_far);
+// "process 0: " first when v.processes > 1. Just "0/N games" before the first game.
+std::string progress_line(const ProgressView& v, const ProgressText& text);
+// "3h 05m", "12m 40s", "41s", "0.3s": a duration for people.
+std::string duration_text(double seconds);
 
 // Every game's outcome under every configuration (--per-game, the Python module's arrays):
 // row (game - first_game) * configs + k. The caller sets first_game and configs; play_matrix
@@ -70,9 +87,10 @@ struct MatrixRequest {
   int threads = 1;  // per process
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler: finish early
   // When set, process 0 keeps one line on stderr up to date from the start, a few times a
-  // second: game indices done (each played under every configuration), their rate, this
-  // text, ETA.
+  // second: progress_line (game indices done, each played under every configuration, their
+  // rate, this text, ETA), or `line` when that is set (play_until_ci sets it).
   ProgressText progress;
+  ProgressLine line;
   PerGameRows* per_game = nullptr;  // when set: every game's outcome (one process only)
   const Stacks* deal = nullptr;     // when set: every game plays this deal (run --deal)
   PolicyMakers makers;
@@ -87,21 +105,52 @@ struct MatrixRequest {
 // (sim/driver/errors.hpp).
 MatrixOutcome play_matrix(const MatrixRequest& req);
 
-// "Play until the 95% CI is this narrow" on top of play_matrix.
-struct CiGoal {
-  double half_width = 0;             // stop once width(outcome) <= this
-  std::uint64_t first_batch = 1000;  // games of the first batch, and the least step after it
-  double (*width)(const MatrixOutcome&) = nullptr;
+// "Play until the 95% CI is this narrow" on top of play_matrix (--until-ci).
+//
+// One rule: the 95% CI half-width of the mean result (goal < 0) or of goal `goal`'s rate
+// (kGoalIds order) must be at most half_width.
+struct CiRule {
+  int goal = -1;
+  double half_width = 0;
+  bool operator==(const CiRule&) const = default;
 };
-double mean_half_width(const MatrixOutcome& o);          // of configuration 0's mean result
-double widest_difference_width(const MatrixOutcome& o);  // the widest paired difference's
+// Which intervals the rules read, always the widest of them:
+// - runs: every configuration's own (run, sweep): the mean's normal interval (1.96 s/sqrt n),
+//   a goal rate's 95% Wilson interval (half its width: it is not symmetric);
+// - differences: every configuration's paired difference against configuration 0 (compare):
+//   the mean difference's interval, a goal-rate difference's paired interval (0 wide while
+//   the two never disagree on the goal).
+enum class CiOf { runs, differences };
+struct CiGoal {
+  std::vector<CiRule> rules;  // all of them must be met
+  CiOf of = CiOf::runs;
+  std::uint64_t first_batch = 1000;  // games of the first batch, and the least step after it
+};
+// The rule's current half-width (the widest of those it reads).
+double ci_width(const MatrixOutcome& o, CiOf of, const CiRule& rule);
+bool ci_met(const MatrixOutcome& o, const CiGoal& goal);
+// "mean" or the goal id.
+std::string ci_rule_name(const CiRule& rule);
+// "mean ± 0.310 (to 0.05), total_60 ± 1.21% (to 1%)": each rule's current half-width and
+// target (goal rates in percentage points).
+std::string ci_status(const MatrixOutcome& o, const CiGoal& goal);
+// The file's `until_ci` record: `cap`, `first_batch` (unless 0), `met` (every rule), `half_width` (the
+// mean rule's, when there is one) and `rules` (per rule: `target`, `half_width`,
+// `interval`, `achieved`, `met`).
+nlohmann::json ci_record(const MatrixOutcome& o, const CiGoal& goal, std::uint64_t cap);
 
 // Plays req.games as a cap: first `first_batch` games, then as next_checkpoint
-// (sim/stats/paired_diff.hpp) says, until goal.width is at most goal.half_width or the cap
-// is reached. The rule reads only exact counts, so a command always stops at the same
-// game. Covers [first_game, first_game + games_done) like play_matrix; partial only when
-// stopped.
+// (sim/stats/paired_diff.hpp) says for the rule that needs the most games, until every rule
+// is met or the cap is reached. The rules read only exact counts, so a command always
+// stops at the same game. Covers [first_game, first_game + games_done) like play_matrix;
+// partial only when stopped. Without rules it plays the whole range in one batch. Its
+// progress line counts every game played so far, shows each rule's half-width and the
+// next checkpoint.
 MatrixOutcome play_until_ci(const MatrixRequest& req, const CiGoal& goal);
+// play_until_ci's progress line over `so_far` (every batch so far), `seconds` since the
+// first batch started, `check_at` the end of the current batch.
+std::string until_ci_progress_line(const MatrixOutcome& so_far, double seconds, std::uint64_t check_at,
+                                   const CiGoal& goal, const ProgressText& text, int processes);
 
 int default_threads();
 

@@ -120,7 +120,8 @@ class Accumulator {
   // p10/p50/p90, end-reason rates, mean tiles placed and discards, and every goal's rate
   // with its 95% Wilson interval (all rates in percent with three decimals).
   std::string summary() const;
-  // The share of games that reached goal `g` (0 when no game was played).
+  // The games that reached goal `g` (enum order), and their share (0 when no game was played).
+  std::uint64_t goal_count(int g) const { return goal_counts_[std::size_t(g)]; }
   double goal_rate(int g) const {
     return games_ ? double(goal_counts_[std::size_t(g)]) / double(games_) : 0.0;
   }
