@@ -181,22 +181,24 @@ def _study(name, options, repeatable=(), lists=()):
 def run(**options):
     """carcsolo run with these options (games, first_game, seed, colors, meeples, placement,
     scoring, threads, until_ci, out, log, log_games, per_game, deal): its results document,
-    with `.games`. placement and scoring may be Python callables (see Game.moves for what
-    they get and return); they then play on one thread."""
-    return _study("run", options)
+    with `.games`. until_ci may be a list of rules ("mean=0.1", "total_60=0.01"), all to
+    hold. placement and scoring may be Python callables (see Game.moves for what they get
+    and return); they then play on one thread."""
+    return _study("run", options, repeatable=("until_ci",))
 
 
 def compare(**options):
     """carcsolo compare: placement and scoring are lists (one entry per policy, or one shared
     by all); entries may be Python callables. Returns the comparison document, `.games` one
     dict of arrays per run."""
-    return _study("compare", options, repeatable=("placement", "scoring"))
+    return _study("compare", options, repeatable=("placement", "scoring", "until_ci"))
 
 
 def sweep(**options):
     """carcsolo sweep: colors and meeples are lists or ranges (range(2, 9) is 2..8),
     placement a list, target a list of "GOAL=RATE" strings."""
-    return _study("sweep", options, repeatable=("placement", "target"), lists=("colors", "meeples"))
+    return _study("sweep", options, repeatable=("placement", "target", "until_ci"),
+                  lists=("colors", "meeples"))
 
 
 def placement_policies():

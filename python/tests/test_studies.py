@@ -220,3 +220,13 @@ def test_the_summary_of_a_deal_names_it_and_its_replay(cli, tmp_path):
     assert "deal " + str(tmp_path / "deal.txt") + " in every game" in head
     assert ("replay a game: carcsolo replay --deal " + str(tmp_path / "deal.txt") +
             " --seed 7 --colors 3 --meeples 4 --placement greedy:snug=0 --scoring random --game 2") in r.summary()
+
+
+def test_until_ci_rules_repeat_as_on_the_command_line(cli, tmp_path):
+    rules = ["mean=2", "total_40=0.05"]
+    py = carcsolo.run(games=20000, placement="greedy", scoring="best", seed=4, until_ci=rules)
+    cli("run", "--games", 20000, "--placement", "greedy", "--scoring", "best", "--seed", 4,
+        "--until-ci", rules[0], "--until-ci", rules[1], "-q", "--out", tmp_path / "r.json")
+    assert without_performance(py) == without_performance(load(tmp_path / "r.json"))
+    assert len(py["until_ci"]["rules"]) == 2
+    assert all(r["met"] for r in py["until_ci"]["rules"])
