@@ -198,8 +198,21 @@ std::string replay_command(const RunConfig& rc, const std::string& game) {
     return w.find_first_of(" ,;&|<>()$'\"\\*?") == std::string::npos ? w : "'" + w + "'";
   };
   return "carcsolo replay --seed " + std::to_string(rc.seed) + " --colors " + std::to_string(rc.colors) +
-         " --meeples " + std::to_string(rc.meeples) + " --placement " + word(rc.placement_policy) +
-         " --scoring " + word(rc.scoring_policy) + " --game " + game;
+         " --meeples " + std::to_string(rc.meeples) + " --placement " + word(short_placement_spec(rc.placement_policy)) +
+         " --scoring " + word(short_scoring_spec(rc.scoring_policy)) + " --game " + game;
+}
+
+std::string policies_text(const RunConfig& rc) {
+  return short_placement_spec(rc.placement_policy) + " / " + short_scoring_spec(rc.scoring_policy);
+}
+
+std::string rate_text(double per_second) {
+  char buf[64];
+  if (per_second >= 999.5 || per_second == 0)
+    std::snprintf(buf, sizeof buf, "%.0f", per_second);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g", per_second);
+  return buf;
 }
 
 namespace {

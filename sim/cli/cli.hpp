@@ -73,8 +73,17 @@ std::string until_ci_line(const std::string& what, double target, double achieve
                           std::uint64_t games, std::uint64_t cap, bool partial);
 
 // The command that replays game `game` of a configuration: "carcsolo replay --seed S
-// --colors C --meeples M --placement P --scoring Q --game G" (specs quoted when needed).
+// --colors C --meeples M --placement P --scoring Q --game G" (short specs, quoted when
+// needed: the same policies as the configuration's).
 std::string replay_command(const RunConfig& rc, const std::string& game);
+
+// "P / Q": a configuration's policies as summaries print them, each with only the
+// parameters that differ from their defaults (short_placement_spec).
+std::string policies_text(const RunConfig& rc);
+
+// A rate for a summary, rounded as people read it: three significant figures below 1000
+// ("7.21", "45.7", "512"), whole numbers above ("320412").
+std::string rate_text(double per_second);
 
 // --colors, --meeples, --seed, --placement, --scoring.
 struct GameOptions {

@@ -149,10 +149,10 @@ int cmd_run(const Args& args, Embedding* embed) {
   }
   restore_default_handlers();
   if (!vm.count("quiet")) {
-    std::cout << "carcsolo run: " << rc.placement_policy << " / " << rc.scoring_policy << ", "
+    std::cout << "carcsolo run: " << policies_text(rc) << ", "
               << rc.colors << " colours x " << rc.meeples << " meeples, seed " << rc.seed
               << (r.partial ? "  (interrupted: partial)" : "") << "\n"
-              << r.acc[0].summary() << "speed: " << (r.seconds > 0 ? r.games_done / r.seconds : 0)
+              << r.acc[0].summary() << "speed: " << rate_text(r.seconds > 0 ? double(r.games_done) / r.seconds : 0)
               << " games/s on " << req.threads << " thread(s)\n";
     std::cout << "replay a game: " << replay_command(rc, std::to_string(rc.first_game)) << "\n";
     if (adaptive)
