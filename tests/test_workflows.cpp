@@ -420,3 +420,24 @@ TEST_CASE("summaries: speed rounded, policies as short specs that replay the sam
   CHECK(r.out.find("\nplacement greedy\n") != std::string::npos);
   CHECK(speed_is_rounded(r.out));
 }
+
+TEST_CASE("ceiling --log without --log-games logs min(games, 10) games, as its --help and run's say") {
+  for (const auto& [games, logged] : {std::pair{3, 3}, std::pair{12, 10}}) {
+    const std::string log = scratch().file("ceiling-" + std::to_string(games) + ".jsonl");
+    REQUIRE(carcsolo("ceiling --width 2 --games " + std::to_string(games) + " --threads 2 -q --log " + log) == 0);
+    std::ifstream in(log);
+    int lines = 0;
+    for (std::string line; std::getline(in, line);) lines += !line.empty();
+    CHECK(lines == logged);
+  }
+  carc::test::TempDir d;
+  const std::string says = "(default: 10, or --games when that is fewer)";
+  for (const char* cmd : {"run", "ceiling"}) {
+    INFO(cmd);
+    const auto r = carc::test::run_carcsolo({cmd, "--help"}, d.path());
+    std::string words;  // the help wraps its lines
+    std::istringstream in(r.out);
+    for (std::string w; in >> w;) words += w + " ";
+    CHECK(words.find(says) != std::string::npos);
+  }
+}

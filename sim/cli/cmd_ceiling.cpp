@@ -125,7 +125,7 @@ int cmd_ceiling(const Args& args) {
       ("against", po::value(&against)->default_value(against), "the placement policy played on the same games (scoring `best`)")
       ("out", po::value(&out), "write the results JSON (the ceiling's results, `against`, `per_game`) to FILE")
       ("log", po::value(&log), "write the ceiling's best line of the first games as game logs (JSON Lines) to FILE")
-      ("log-games", po::value(&log_games), "how many games --log records (default: all, at most 10)")
+      ("log-games", po::value(&log_games), "how many games (the first ones) --log records (default: 10, or --games when that is fewer)")
       ("quiet,q", "no summary on stdout");
   const auto vm = parse(d, args);
   if (vm.count("help")) {

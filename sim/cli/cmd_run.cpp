@@ -57,7 +57,7 @@ int cmd_run(const Args& args, Embedding* embed) {
   d.add_options()
       ("out", po::value(&out), "write the results JSON (carcassonne-solo-results/1) to FILE")
       ("log", po::value(&log), "write game logs (carcassonne-solo-log/1, JSON Lines) to FILE")
-      ("log-games", po::value(&log_games), "how many games (the first ones) --log records (default: 10, at most --games)")
+      ("log-games", po::value(&log_games), "how many games (the first ones) --log records (default: 10, or --games when that is fewer)")
       ("per-game", po::value(&per_game), "write one CSV row per game to FILE (run, game, result, scores, tiles, discards, end reason, goals)")
       ("deal", po::value(&deal_path), "play this deal in every game (default --games 1): one line per colour of tile letters, top first")
       ("quiet,q", "no summary on stdout");
