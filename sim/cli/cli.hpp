@@ -111,9 +111,19 @@ struct RangeOptions {
   std::uint64_t game_count(std::uint64_t at_least) const;
   std::uint64_t first_game() const;
   int thread_count() const;
+  // The same; under mpirun, when --threads was not given, process 0 also says on stderr
+  // how many threads each process plays on ("carcsolo COMMAND: under mpirun: ..."): the
+  // default follows the cores mpirun lets a process use, often 1. Collective: every
+  // process calls it.
+  int thread_count(const po::variables_map& vm, const std::string& command) const;
 };
 
-// Under mpirun every process plays its share; only process 0 writes files and prints.
+// --per-game under mpirun is a UsageError (each process holds only its own games): every
+// process finds it alike, so all exit with status 2 and process 0 alone prints it.
+void refuse_per_game_under_mpirun(const std::string& per_game);
+
+// Under mpirun every process plays its share; only process 0 writes files and prints
+// (bad input too: main prints a UsageError from process 0 only).
 bool writes_output();
 
 struct Embedding;  // sim/cli/embedding.hpp

@@ -148,7 +148,8 @@ int cmd_compare(const Args& args, Embedding* embed) {
     study.until_ci = target;
     study.max_games = cap;
   }
-  MatrixCommand cmd(study, cap, range.thread_count(), out, per_game, embed, difference_text);
+  MatrixCommand cmd(study, cap, range.thread_count(vm, "compare"), out, per_game, embed,
+                    difference_text);
   // Without --until-ci, the one batch is all games: the rule stops after it.
   const MatrixOutcome total = cmd.play([&](const MatrixRequest& req) {
     return play_until_ci(req, CiGoal{target, batch, widest_difference_width});

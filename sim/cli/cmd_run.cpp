@@ -82,7 +82,8 @@ int cmd_run(const Args& args, Embedding* embed) {
   req.configs = {rc};
   req.first_game = rc.first_game;
   req.games = rc.games;
-  req.threads = range.thread_count();
+  refuse_per_game_under_mpirun(per_game);
+  req.threads = range.thread_count(vm, "run");
   if (!vm.count("log") && vm.count("log-games"))
     throw UsageError("--log-games needs --log FILE (got --log-games " + log_games + " alone)");
   if (!out.empty() && !log.empty() && same_path(out, log))

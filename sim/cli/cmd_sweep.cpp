@@ -141,7 +141,7 @@ int cmd_sweep(const Args& args, Embedding* embed) {
   study.configs = g.resolve_grid(study.placements, study.colors, study.meeples);
   for (const auto& t : targets) study.targets.push_back(parse_target(t));
   study.first_game = range.first_game();
-  MatrixCommand cmd(study, range.game_count(1), range.thread_count(), out, per_game, embed,
+  MatrixCommand cmd(study, range.game_count(1), range.thread_count(vm, "sweep"), out, per_game, embed,
                     means_text);
   const MatrixOutcome r = cmd.play([](const MatrixRequest& req) { return play_matrix(req); });
   if (!cmd.writer) return r.partial ? 130 : 0;
