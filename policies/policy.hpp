@@ -87,6 +87,14 @@ std::unique_ptr<ScoringPolicy> make_scoring_policy(std::string_view spec);
 std::string canonical_placement(std::string_view spec);
 std::string canonical_scoring(std::string_view spec);
 
+// A spec as people read it, for summaries, captions and printed commands: the name and
+// only the parameters whose values differ from their defaults ("search", "mc:rollouts=64"),
+// so that canonical_*(short_*(s)) == canonical_*(s): it plays the same policy. A spec
+// that names no registered policy or does not parse comes back as given (a file from
+// another program, "ceiling:width=64"). Files keep the canonical spelling.
+std::string short_placement_spec(std::string_view spec);
+std::string short_scoring_spec(std::string_view spec);
+
 std::vector<PolicyInfo> placement_policies();
 std::vector<PolicyInfo> scoring_policies();
 

@@ -144,6 +144,24 @@ std::string canonical(std::string_view spec, const char* what) {
   return s;
 }
 
+// Parameters are compared as canonical() writes them: a value that prints as its default
+// is its default once canonical, so leaving it out changes nothing that is played.
+template <class Factory>
+std::string shortened(std::string_view spec, const char* what) {
+  try {
+    const auto [entry, params] = resolve<Factory>(spec, what);
+    std::string s = entry->info.name;
+    for (const auto& i : params.info) {
+      const std::string value = format_number(params.get(i.key));
+      if (value == format_number(i.default_value)) continue;
+      s += (s.size() == entry->info.name.size() ? ":" : ",") + i.key + "=" + value;
+    }
+    return s;
+  } catch (const std::invalid_argument&) {
+    return std::string(spec);
+  }
+}
+
 template <class Factory>
 std::vector<PolicyInfo> infos() {
   ensure_builtins();
@@ -199,6 +217,12 @@ std::string canonical_placement(std::string_view spec) {
 }
 std::string canonical_scoring(std::string_view spec) {
   return canonical<ScoringFactory>(spec, "scoring");
+}
+std::string short_placement_spec(std::string_view spec) {
+  return shortened<PlacementFactory>(spec, "placement");
+}
+std::string short_scoring_spec(std::string_view spec) {
+  return shortened<ScoringFactory>(spec, "scoring");
 }
 std::vector<PolicyInfo> placement_policies() { return infos<PlacementFactory>(); }
 std::vector<PolicyInfo> scoring_policies() { return infos<ScoringFactory>(); }

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """PNG plots of carcsolo output files (needs Debian's python3-matplotlib and python3-numpy).
 
-    scripts/plot.py FILE... [--out-dir DIR]
+    scripts/plot.py FILE... [--out-dir DIR] [--time-curve]
 
 Per input file NAME.json, by its "format":
   carcassonne-solo-results/1  NAME-hist.png   result histogram, p10/p50/p90 and mean marked
@@ -11,6 +11,9 @@ Per input file NAME.json, by its "format":
                                               against the first, with its paired 95% CI
   carcassonne-solo-sweep/1    NAME-curve.png  mean result (95% CI) and goal rates against
                                               meeples, one line per colour count
+With --time-curve, a comparison file NAME.json gives NAME.png instead: strength against
+time per move, the mean result and the total_60 rate of every run against its milliseconds
+per move of one thread (scripts/study's mc-curve.png).
 A document with a "runs" list of results documents and any other format id (a policy
 table) gets NAME-hist.png like a comparison and NAME-goals.png with every policy's goal
 rates and Wilson 95% intervals. Legends name each policy with only the parameters that
@@ -28,18 +31,26 @@ import sys
 plt = np = None
 
 
-def load_plotting():
+def plotting_available():
+    """Loads matplotlib and numpy; False when either is missing (scripts/study_report.py
+    then leaves its picture out)."""
     global plt, np
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as pyplot
         import numpy
-    except ImportError as e:
-        print("plot.py: needs matplotlib and numpy (Debian packages python3-matplotlib "
-              f"python3-numpy): {e}", file=sys.stderr)
-        sys.exit(2)
+    except ImportError:
+        return False
     plt, np = pyplot, numpy
+    return True
+
+
+def load_plotting():
+    if not plotting_available():
+        print("plot.py: needs matplotlib and numpy (Debian packages python3-matplotlib "
+              "python3-numpy)", file=sys.stderr)
+        sys.exit(2)
 
 RESULTS = "carcassonne-solo-results/1"
 COMPARE = "carcassonne-solo-compare/1"
@@ -268,6 +279,86 @@ def plot_sweep(doc, path):
     save(fig, path)
 
 
+def ms_per_move(run):
+    """Milliseconds of one thread per move: the run's threads were busy for its seconds."""
+    perf = run["performance"]
+    moves = run["games"] * run["tiles_placed"]["mean"]
+    return 1000 * perf["seconds"] * perf["threads"] / moves if moves else 0
+
+
+def point_labels(specs, width=24):
+    """Per placement spec: the parameters whose values differ among the specs of its name
+    (as short_labels picks them), comma-separated and wrapped after a comma into lines of
+    at most `width` characters (a single longer parameter alone on its line), so a label
+    stays narrow beside its point."""
+    parsed = [split_spec(s) for s in specs]
+    out = []
+    for name, params in parsed:
+        same_name = [p for n, p in parsed if n == name]
+        items = [f"{k}={params[k]}" for k in params if len({p.get(k) for p in same_name}) > 1]
+        lines, line = [], ""
+        for item in items:
+            if line and len(line) + 1 + len(item) > width - 1:  # room for the comma
+                lines.append(line + ",")
+                line = item
+            else:
+                line = f"{line},{item}" if line else item
+        out.append("\n".join(lines + [line]) if line else "")
+    return out
+
+
+def plot_time_curve(doc, path):
+    save(time_curve_figure(doc), path)
+
+
+def time_curve_figure(doc):
+    """Strength against time per move (a comparison of policies at rising budgets): mean
+    result and total_60 rate of each run against its milliseconds per move, one line per
+    policy name, each point labelled with the parameters that tell it from the others of
+    its name (wrapped, above and to the left of the point, inside the panel)."""
+    runs = doc["runs"]
+    specs = [r["config"]["placement_policy"] for r in runs]
+    names = [split_spec(s)[0] for s in specs]
+    labels = point_labels(specs)
+    xs = [max(ms_per_move(r), 1e-3) for r in runs]
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
+    panels = ((lambda r: r["result"]["mean"], lambda r: r["result"]["ci95"],
+               "mean result (95% CI)", "mean result"),
+              (lambda r: 100 * r["goals"]["total_60"]["rate"],
+               lambda r: [100 * v for v in r["goals"]["total_60"]["wilson95"]],
+               "games reaching total_60, % (Wilson 95%)", "total_60"))
+    for ax, (value, ci, ylabel, title) in zip(axes, panels):
+        for name in dict.fromkeys(names):
+            idx = sorted((i for i, n in enumerate(names) if n == name), key=lambda i: xs[i])
+            ys = [value(runs[i]) for i in idx]
+            err = [[y - ci(runs[i])[0] for i, y in zip(idx, ys)],
+                   [ci(runs[i])[1] - y for i, y in zip(idx, ys)]]
+            ax.errorbar([xs[i] for i in idx], ys, yerr=err, marker="o", capsize=3, label=name)
+            for i, y in zip(idx, ys):
+                if labels[i]:
+                    # Above and to the left: the line of a policy that gets stronger with
+                    # time runs up to the right of its points, the weaker ones lie below.
+                    ax.annotate(labels[i], (xs[i], y), textcoords="offset points", xytext=(-6, 4),
+                                ha="right", va="bottom", fontsize=7, linespacing=1.1)
+        ax.set_xscale("log")
+        # Room for the labels: a decade left of a labelled leftmost point, an eighth more
+        # above the highest value (errorbars included).
+        leftmost = min(range(len(xs)), key=lambda i: xs[i])
+        ax.set_xlim(xs[leftmost] / (10 if labels[leftmost] else 2), max(xs) * 3)
+        lo, hi = ax.get_ylim()
+        ax.set_ylim(lo, hi + (hi - lo) / 8)
+        ax.set_xlabel("milliseconds per move (one thread)")
+        ax.set_ylabel(ylabel)
+        ax.set_title(f"{title} against time per move")
+        ax.grid(True, alpha=0.3)
+        ax.legend(loc="upper left")
+    c = doc["config"]
+    fig.suptitle(f'strength against time per move: {c["games"]:,} games of seed {c["seed"]}, '
+                 f'scoring {split_spec(runs[0]["config"]["scoring_policy"])[0]}')
+    fig.tight_layout()
+    return fig
+
+
 def save(fig, path):
     fig.tight_layout()
     fig.savefig(path, dpi=100)
@@ -275,13 +366,17 @@ def save(fig, path):
     print(path)
 
 
-def plot_file(path, out_dir):
+def plot_file(path, out_dir, time_curve=False):
     with open(path) as f:
         doc = json.load(f)
     stem = os.path.join(out_dir or os.path.dirname(path) or ".",
                         os.path.splitext(os.path.basename(path))[0])
     fmt = doc.get("format")
-    if fmt == RESULTS and "reference" in doc and "against" in doc:
+    if time_curve:
+        if fmt != COMPARE:
+            raise ValueError(f"{path}: --time-curve needs a comparison file")
+        plot_time_curve(doc, stem + ".png")
+    elif fmt == RESULTS and "reference" in doc and "against" in doc:
         runs, labels, title = ceiling_runs(doc)
         plot_overlaid(runs, stem + "-hist.png", title, labels)
         plot_goals(runs, stem + "-goals.png", "goal rates of the " + title, labels)
@@ -308,13 +403,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="+", help="results, compare or sweep JSON files")
     ap.add_argument("--out-dir", help="where the PNGs go (default: next to each file)")
+    ap.add_argument("--time-curve", action="store_true",
+                    help="instead: NAME.png, strength against time per move of a comparison "
+                         "(scripts/study's mc-curve.png)")
     args = ap.parse_args()
     load_plotting()
     if args.out_dir:
         os.makedirs(args.out_dir, exist_ok=True)
     for path in args.files:
         try:
-            plot_file(path, args.out_dir)
+            plot_file(path, args.out_dir, args.time_curve)
         except (OSError, ValueError, KeyError) as e:
             print(f"plot.py: {e}", file=sys.stderr)
             return 1

@@ -10,6 +10,9 @@ study.json. Its time columns: wall-clock time, and CPU time (user + system, all 
 and child processes), which depends much less on what else the machine is doing.
 """
 import argparse
+import contextlib
+import importlib.util
+import io
 import json
 import os
 import sys
@@ -242,7 +245,7 @@ def mc_curve_section(d, doc, steps):
         idx = [i for i, n in enumerate(names) if n == name]
         for i, lab in zip(idx, varying_params([specs[i] for i in idx])):
             labels[i] = lab
-    rows, points = [], []
+    rows = []
     for i, r in enumerate(runs):
         perf = r["performance"]
         # Seconds of one thread per move: the run's threads were busy for `seconds`.
@@ -254,8 +257,6 @@ def mc_curve_section(d, doc, steps):
         rows.append((f"`{names[i]}`" + (f" {labels[i]}" if labels[i] else ""),
                      mean_ci(r), diff, f'{100 * t60["rate"]:.2f}%',
                      f'{r["tiles_placed"]["mean"]:.1f}', f"{ms:.2f}"))
-        points.append((names[i], labels[i], max(ms, 1e-3), r["result"]["mean"], r["result"]["ci95"],
-                       100 * t60["rate"], [100 * v for v in t60["wilson95"]]))
     c = doc["config"]
     first = names[0]
     out = ["## Strength against time per move\n",
@@ -265,38 +266,23 @@ def mc_curve_section(d, doc, steps):
            f'over the moves played (one machine, shared by the other policies of the run).\n',
            table(["policy", "mean [95% CI]", f"minus {first} [paired 95% CI]", "total_60",
                   "tiles placed", "ms per move"], rows)]
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 4))
-        for name in dict.fromkeys(names):
-            pts = sorted((p for p in points if p[0] == name), key=lambda p: p[2])
-            xs = [p[2] for p in pts]
-            ax.errorbar(xs, [p[3] for p in pts], marker="o", capsize=3, label=name,
-                        yerr=[[p[3] - p[4][0] for p in pts], [p[4][1] - p[3] for p in pts]])
-            bx.errorbar(xs, [p[5] for p in pts], marker="o", capsize=3, label=name,
-                        yerr=[[p[5] - p[6][0] for p in pts], [p[6][1] - p[5] for p in pts]])
-            for p in pts:
-                if p[1]:
-                    ax.annotate(p[1], (p[2], p[3]), textcoords="offset points", xytext=(5, -12),
-                                fontsize=7)
-        for axis, ylabel, title in ((ax, "mean result (95% CI)", "mean result"),
-                                    (bx, "games reaching total_60, % (Wilson 95%)", "total_60")):
-            axis.set_xscale("log")
-            axis.set_xlabel("milliseconds per move (one thread)")
-            axis.set_ylabel(ylabel)
-            axis.set_title(f"{title} against time per move")
-            axis.grid(True, alpha=0.3)
-            axis.legend()
-        fig.tight_layout()
-        fig.savefig(os.path.join(d, "mc-curve.png"), dpi=100)
-        plt.close(fig)
+    # Drawn by scripts/plot.py (`plot.py --time-curve mc-curve.json` draws it again alone).
+    plot = plot_module()
+    if plot.plotting_available():
+        with contextlib.redirect_stdout(io.StringIO()):  # plot.py names what it wrote
+            plot.plot_time_curve(doc, os.path.join(d, "mc-curve.png"))
         out.append("\n![strength against time per move](mc-curve.png)\n")
-    except ImportError:
-        pass
     out.append(steps_section(steps, {"mc strength"}))
     return "\n".join(out)
+
+
+def plot_module():
+    """scripts/plot.py, loaded from beside this script."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plot.py")
+    spec = importlib.util.spec_from_file_location("plot", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def ladder_section(doc, steps):

@@ -2,7 +2,8 @@
 # process writes for the same seed and games, but for `performance`; likewise 3 processes
 # over a range that does not start at 0 nor split evenly, and `compare` and `sweep` (their
 # runs' `performance` aside), and --until-ci (compare's --max-games spelling, a goal rule of
-# run) stopping at the same game. An internal error in one process ends the job with no file.
+# run) stopping at the same game. Bad input is one line and status 2; the default thread
+# count is said. An internal error in one process ends the job with no file.
 # Variables: CARCSOLO (the binary), CARCSOLO_FAULTY (it with the test-only `faulty`
 # policy), MPIEXEC (mpirun), WORK (a scratch directory).
 file(REMOVE_RECURSE "${WORK}")
@@ -54,6 +55,48 @@ same_file(2 compare "--scoring;as-found;--scoring;random;--scoring;lowest-first;
 same_file(2 compare "--scoring;as-found;--scoring;random;--games;300;--max-games;100000;--until-ci;0.08;--seed;3")
 same_file(2 run "--placement;greedy;--scoring;best;--until-ci;city_16=0.015;--games;100000;--seed;3")
 same_file(3 sweep "--meeples;2..3;--colors;3,4;--first-game;40;--games;701;--target;mean=4")
+
+# Bad input under mpirun: every process finds it, process 0 alone prints the one line, and
+# every process exits with status 2 (no MPI_Abort; mpirun then adds its own note that a
+# process exited with a non-zero status). --per-game is refused so, by run and compare.
+function(one_line_usage_error command args expected)
+  execute_process(COMMAND "${MPIEXEC}" --allow-run-as-root --oversubscribe -np 2
+                          "${CARCSOLO}" ${command} ${args} --threads 1 -q --out "${WORK}/refused.json"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+  string(REGEX MATCHALL "carcsolo ${command}: " lines "${err}")
+  list(LENGTH lines n)
+  if(NOT rc EQUAL 2 OR NOT n EQUAL 1 OR NOT err MATCHES "carcsolo ${command}: ${expected}"
+     OR err MATCHES "MPI_ABORT" OR EXISTS "${WORK}/refused.json" OR EXISTS "${WORK}/rows.csv")
+    message(FATAL_ERROR "mpirun -np 2 ${command} ${args}: status ${rc} (want 2), ${n} lines of carcsolo "
+                        "(want 1 naming '${expected}'), or a file: ${err}")
+  endif()
+  message(STATUS "mpirun -np 2 ${command} ${args}: status 2, one line")
+endfunction()
+one_line_usage_error(run "--games;100;--per-game;${WORK}/rows.csv" "--per-game cannot be written under mpirun")
+one_line_usage_error(compare "--scoring;best;--scoring;random;--games;100;--per-game;${WORK}/rows.csv"
+                     "--per-game cannot be written under mpirun")
+one_line_usage_error(run "--games;0" "--games must be an integer")
+
+# Without --threads, process 0 says how many threads each process plays on (the default
+# follows the cores mpirun binds a process to); with --threads, nothing.
+execute_process(COMMAND "${MPIEXEC}" --allow-run-as-root --oversubscribe -np 2
+                        "${CARCSOLO}" run --games 200 -q --out "${WORK}/default-threads.json"
+                RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 120)
+string(REGEX MATCHALL "under mpirun: 2 processes, [0-9]+ threads? each \\(--threads defaults" lines "${err}")
+list(LENGTH lines n)
+file(READ "${WORK}/default-threads.json" doc)
+string(JSON threads GET "${doc}" performance threads)
+if(NOT rc EQUAL 0 OR NOT n EQUAL 1 OR NOT err MATCHES "2 processes, ${threads} threads? each")
+  message(FATAL_ERROR "mpirun -np 2 run without --threads: status ${rc}, ${n} notes (want 1 saying "
+                      "${threads} thread(s), as the file does): ${err}")
+endif()
+execute_process(COMMAND "${MPIEXEC}" --allow-run-as-root --oversubscribe -np 2
+                        "${CARCSOLO}" run --games 200 --threads 1 -q
+                RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 120)
+if(NOT rc EQUAL 0 OR err MATCHES "under mpirun")
+  message(FATAL_ERROR "mpirun -np 2 run --threads 1: status ${rc}, or a note about threads: ${err}")
+endif()
+message(STATUS "mpirun -np 2 without --threads: one note naming ${threads} thread(s) each")
 
 # An internal error (the `faulty` policy throws in the worker threads of every process):
 # the job fails, no process hangs, and no file is written.

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "policies/policy.hpp"
 #include "sim/bench/bench.hpp"
 
 namespace {
@@ -62,6 +63,9 @@ TEST_CASE("bench: games per second on 1 and all threads, for each policy asked")
   CHECK(r.markdown().find("| `random` / `as-found` |") != std::string::npos);
   CHECK(r.table().find("2 threads") != std::string::npos);
   CHECK(r.markdown().find("| 2 threads |") != std::string::npos);
+  // A spec off its defaults: labelled with what differs only.
+  o.placements = {carc::canonical_placement("greedy:snug=1")};
+  CHECK(carc::sim::run_bench(o).policies.at(0).label == "greedy:snug=1");
 }
 
 TEST_CASE("bench: one thread asked is headed \"1 thread\", not \"1 threads\"") {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -290,5 +291,11 @@ TEST_CASE("--help: every command has a usage line, no internal option names, --v
     r = run_carcsolo({cmd, "--help"}, d.path());
     INFO(cmd);
     CHECK(r.out.find("once per") != std::string::npos);
+    // --threads says what its default becomes under mpirun (the help wraps its lines).
+    std::string words;
+    std::istringstream in(r.out);
+    for (std::string w; in >> w;) words += w + " ";
+    CHECK(words.find("(default: all cores; under mpirun the cores mpirun lets a process use, often 1") !=
+          std::string::npos);
   }
 }

@@ -161,6 +161,33 @@ TEST_CASE("merge: compare and sweep shards give the file of one run over their u
   }
 }
 
+TEST_CASE("merge: the summary of merged compare files is compare's: means, paired differences, goals") {
+  // heuristic's canonical spec is near 200 characters: the lines must neither be cut nor
+  // print it (only what differs from the defaults).
+  const std::vector<std::string> command = {"compare", "--placement", "heuristic:compact=1", "--placement",
+                                            "greedy", "--scoring", "best", "--seed", "5"};
+  TempDir dir;
+  REQUIRE(run_matrix(dir, command, 0, 60, "a.json").status == 0);
+  REQUIRE(run_matrix(dir, command, 60, 40, "b.json").status == 0);
+  auto all = command;
+  all.insert(all.end(), {"--games", "100", "--threads", "2"});
+  const Outcome whole = carc::test::run_carcsolo(all, dir.path());
+  REQUIRE(whole.status == 0);
+  const Outcome m = merge(dir, {"a.json", "b.json"});
+  REQUIRE(m.status == 0);
+  // compare's lines from the first policy's to the goal table's last, as merge prints them.
+  const auto body = [](const std::string& text) {
+    const auto from = text.find("  [0] ");
+    return from == std::string::npos ? std::string() : text.substr(from, text.find("speed:", from) - from);
+  };
+  const std::string want = body(whole.out);
+  REQUIRE(want.find("  [0] heuristic:compact=1 / best: mean ") == 0);
+  CHECK(want.find("[1] - [0]: mean difference ") != std::string::npos);
+  CHECK(want.find("    total_60 ") != std::string::npos);
+  CHECK(m.out == "carcsolo merge: 2 compare files, games [0, 100)\n3 colours x 4 meeples, seed 5\n" + want);
+  CHECK(m.out.find("compact=0.3") == std::string::npos);  // no default spelled out
+}
+
 TEST_CASE("merge: ceiling shards give the file of one ceiling run, other studies are exit 2") {
   TempDir dir;
   const auto ceiling = [&](std::uint64_t first, std::uint64_t games, const std::string& out,

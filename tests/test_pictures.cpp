@@ -183,6 +183,23 @@ TEST_CASE("SVG: well formed, one tile group per tile on the board, the caption's
   }
 }
 
+TEST_CASE("SVG caption and HTML title: the policies as short specs, the log keeps them whole") {
+  // A log names its policies canonically: every parameter, near 200 characters for heuristic.
+  const std::string placement = carc::canonical_placement("heuristic:compact=1");
+  const json log = logged_game(3, 4, 2, 5, placement, carc::canonical_scoring("best"));
+  REQUIRE(log["config"]["placement_policy"] == placement);
+  REQUIRE(placement.size() > 150);
+  const std::string shown = "placement heuristic:compact=1 · scoring best";
+  const std::string svg = carc::sim::board_svg(log);
+  CHECK(svg.find("id=\"caption-policies\" x=\"0\" y=\"44\">" + shown + "</text>") != std::string::npos);
+  const std::string html = carc::sim::replay_html(log);
+  CHECK(html.find("<title>carcsolo replay · seed 2 · game 5 · 3 colours, 4 meeples · " + shown + "</title>") !=
+        std::string::npos);
+  CHECK(html.find("<div id=\"meta\">seed 2 · game 5 · 3 colours, 4 meeples · " + shown + "</div>") !=
+        std::string::npos);
+  CHECK(count(html, "low=0.5") == 1);  // in the embedded log only
+}
+
 TEST_CASE("SVG: each tile is drawn from the log's tile, position and rotation") {
   const json log = logged_game(3, 4, 7, 17);
   const std::string svg = carc::sim::board_svg(log);

@@ -353,6 +353,35 @@ TEST_CASE("heuristic: weights are parameters and change the play") {
   }
 }
 
+TEST_CASE("short specs: only the parameters that differ from their defaults, the same policy") {
+  CHECK(short_placement_spec("search") == "search");
+  CHECK(short_placement_spec(canonical_placement("search")) == "search");
+  CHECK(canonical_placement("search").size() > 200);  // what a summary would print in full
+  CHECK(short_placement_spec(canonical_placement("mc:rollouts=64")) == "mc:rollouts=64");
+  CHECK(short_placement_spec("mc:rollouts=8,candidates=5") == "mc:candidates=5");  // registry order
+  CHECK(short_placement_spec("greedy:snug=1") == "greedy:snug=1");
+  CHECK(short_placement_spec("heuristic:compact=0.30") == "heuristic");
+  CHECK(short_scoring_spec(canonical_scoring("best")) == "best");
+  // Not a policy: as given (the ceiling's reference, a file from another program).
+  CHECK(short_placement_spec("ceiling:width=64") == "ceiling:width=64");
+  CHECK(short_placement_spec("mc:rollouts=") == "mc:rollouts=");
+  // Canonical again, every short spec names exactly the policy it came from.
+  for (const auto& info : placement_policies())
+    for (const auto& p : info.params) {
+      const std::string spec = info.name + ":" + p.key + "=" + (p.default_value == 1 ? "2" : "1");
+      std::string canonical;
+      try {
+        canonical = canonical_placement(spec);
+      } catch (const std::invalid_argument&) {
+        continue;  // out of this parameter's range
+      }
+      INFO(spec);
+      const std::string shortened = short_placement_spec(canonical);
+      CHECK(canonical_placement(shortened) == canonical);
+      CHECK(shortened == spec);
+    }
+}
+
 TEST_CASE("mc: parameters are checked") {
   CHECK_THROWS_AS(make_placement_policy("mc:rollout=4"), std::invalid_argument);
   CHECK_THROWS_AS(make_placement_policy("mc:rollouts=1.5"), std::invalid_argument);

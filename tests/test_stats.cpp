@@ -362,3 +362,15 @@ TEST_CASE("stats: summary") {
   CHECK(s.find("    monastery_3     0.000%  [0.000%, ") != std::string::npos);
   for (const auto id : carc::kGoalIds) CHECK(s.find("    " + std::string(id) + " ") != std::string::npos);
 }
+
+TEST_CASE("stats: the summary of one game is the game, not 14 intervals") {
+  const auto sample = small_sample();
+  const std::string s = accumulate({sample[0]}).summary();
+  CHECK(s == "1 game: result 3; scores 3, 5, 9\n"
+             "  end: no_meeple; tiles placed 40, discards 0\n"
+             "  goals reached (2 of 14): road_10, total_40\n");
+  CHECK(accumulate({sample[3]}).summary().find("goals reached (0 of 14): none\n") != std::string::npos);
+  CHECK(accumulate({sample[1]}).summary().find("end: tiles_exhausted; tiles placed 71, discards 2\n") !=
+        std::string::npos);
+  CHECK(s.find('[') == std::string::npos);  // no interval
+}

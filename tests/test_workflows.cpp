@@ -572,3 +572,112 @@ TEST_CASE("run --log without --log-games logs min(games, 10) games") {
     CHECK(lines == logged);
   }
 }
+
+TEST_CASE("run of one game: the summary is the game (result, scores, end, tiles, goals reached)") {
+  carc::test::TempDir d;
+  const auto r = carc::test::run_carcsolo({"run", "--games", "1", "--first-game", "4", "--seed", "3", "--placement",
+                                           "greedy", "--scoring", "best", "--threads", "1", "--log", "g.jsonl"},
+                                          d.path());
+  REQUIRE(r.status == 0);
+  const json log = json::parse(carc::test::read_text(d / "g.jsonl"));
+  std::string want = "1 game: result " + std::to_string(log["result"].get<int>()) + "; scores";
+  for (std::size_t c = 0; c < log["scores"].size(); ++c)
+    want += (c ? ", " : " ") + std::to_string(log["scores"][c].get<int>());
+  want += "\n  end: " + log["end"]["reason"].get<std::string>() + "; tiles placed " +
+          std::to_string(log["end"]["tiles_placed"].get<int>()) + ", discards " +
+          std::to_string(log["end"]["discarded"].get<int>()) + "\n  goals reached (" +
+          std::to_string(log["goals"].size()) + " of 14):";
+  for (std::size_t g = 0; g < log["goals"].size(); ++g)
+    want += (g ? ", " : " ") + log["goals"][g].get<std::string>();
+  want += log["goals"].empty() ? " none\n" : "\n";
+  CHECK(r.out.find(want) != std::string::npos);
+  CHECK(r.out.find("Wilson") == std::string::npos);  // no 14 intervals of one game
+  CHECK(r.out.find('[') == std::string::npos);
+}
+
+// The number of "speed: N games/s": three significant figures, or a whole number from 1000.
+bool speed_is_rounded(const std::string& out) {
+  const auto at = out.find("speed: ");
+  if (at == std::string::npos) return false;
+  const std::string n = out.substr(at + 7, out.find(' ', at + 7) - at - 7);
+  const auto dot = n.find('.');
+  if (n.empty() || n.find_first_not_of("0123456789.") != std::string::npos) return false;
+  if (dot == std::string::npos) return true;
+  const std::string digits = n.substr(0, dot) + n.substr(dot + 1);
+  return digits.size() - std::min(digits.find_first_not_of('0'), digits.size()) <= 3 && std::stod(n) < 1000;
+}
+
+TEST_CASE("summaries: speed rounded, policies as short specs that replay the same game") {
+  CHECK(speed_is_rounded("speed: 7.21 games/s"));
+  CHECK(speed_is_rounded("speed: 0.0123 games/s"));
+  CHECK(speed_is_rounded("speed: 320412 games/s"));
+  CHECK_FALSE(speed_is_rounded("speed: 7.20824 games/s"));
+  CHECK_FALSE(speed_is_rounded("speed: 1630.5 games/s"));
+  carc::test::TempDir d;
+  // A spec spelt out in full, defaults included: printed with only what differs from them.
+  const std::string full = "mc:rollouts=2,candidates=3,z=1.0,rollout=1";
+  auto r = carc::test::run_carcsolo({"run", "--games", "2", "--seed", "6", "--placement", full, "--scoring",
+                                     "best:", "--threads", "1", "--log", "g.jsonl"},
+                                    d.path());
+  CHECK(r.status == 2);  // "best:" is no spec
+  r = carc::test::run_carcsolo({"run", "--games", "2", "--seed", "6", "--placement", full, "--scoring", "best",
+                                "--threads", "1", "--log", "g.jsonl", "--out", "r.json"},
+                               d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.rfind("carcsolo run: mc:rollouts=2 / best, 3 colours x 4 meeples, seed 6\n", 0) == 0);
+  CHECK(speed_is_rounded(r.out));
+  CHECK(read_json((d / "r.json").string())["config"]["placement_policy"] == "mc:rollouts=2,candidates=3,rollout=1,z=1,head=2");
+  const std::string mark = "replay a game: carcsolo ";
+  const auto at = r.out.find(mark);
+  REQUIRE(at != std::string::npos);
+  const std::string line = r.out.substr(at + mark.size(), r.out.find('\n', at) - at - mark.size());
+  CHECK(line == "replay --seed 6 --colors 3 --meeples 4 --placement mc:rollouts=2 --scoring best --game 0");
+  std::vector<std::string> args;
+  std::istringstream words(line);
+  for (std::string w; words >> w;) args.push_back(w);
+  args.insert(args.end(), {"--out", "one.json"});
+  r = carc::test::run_carcsolo(args, d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.err == "carcsolo replay: seed 6, game 0, 3 colours x 4 meeples, placement mc:rollouts=2, scoring best\n");
+  std::ifstream logged((d / "g.jsonl").string());
+  std::string first;
+  std::getline(logged, first);
+  CHECK(json::parse(first) == read_json((d / "one.json").string()));  // the very game the run logged
+
+  r = carc::test::run_carcsolo({"compare", "--placement", "heuristic", "--placement", "greedy:snug=1", "--scoring",
+                                "best", "--games", "30", "--threads", "2"},
+                               d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("  [0] heuristic / best: mean ") != std::string::npos);
+  CHECK(r.out.find("  [1] greedy:snug=1 / best: mean ") != std::string::npos);
+  CHECK(speed_is_rounded(r.out));
+  r = carc::test::run_carcsolo({"sweep", "--meeples", "3", "--colors", "3", "--placement", "heuristic:low=0.6",
+                                "--placement", "greedy", "--scoring", "best", "--games", "20", "--threads", "2"},
+                               d.path());
+  REQUIRE(r.status == 0);
+  CHECK(r.out.rfind("carcsolo sweep: 2 placements / best, seed 1,", 0) == 0);
+  CHECK(r.out.find("\nplacement heuristic:low=0.6\n") != std::string::npos);
+  CHECK(r.out.find("\nplacement greedy\n") != std::string::npos);
+  CHECK(speed_is_rounded(r.out));
+}
+
+TEST_CASE("ceiling --log without --log-games logs min(games, 10) games, as its --help and run's say") {
+  for (const auto& [games, logged] : {std::pair{3, 3}, std::pair{12, 10}}) {
+    const std::string log = scratch().file("ceiling-" + std::to_string(games) + ".jsonl");
+    REQUIRE(carcsolo("ceiling --width 2 --games " + std::to_string(games) + " --threads 2 -q --log " + log) == 0);
+    std::ifstream in(log);
+    int lines = 0;
+    for (std::string line; std::getline(in, line);) lines += !line.empty();
+    CHECK(lines == logged);
+  }
+  carc::test::TempDir d;
+  const std::string says = "(default: 10, or --games when that is fewer)";
+  for (const char* cmd : {"run", "ceiling"}) {
+    INFO(cmd);
+    const auto r = carc::test::run_carcsolo({cmd, "--help"}, d.path());
+    std::string words;  // the help wraps its lines
+    std::istringstream in(r.out);
+    for (std::string w; in >> w;) words += w + " ";
+    CHECK(words.find(says) != std::string::npos);
+  }
+}

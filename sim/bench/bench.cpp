@@ -99,9 +99,8 @@ PolicyFigures bench_policy(const std::string& placement, const std::string& scor
   rc.seed = 1;
   PolicyFigures f;
   f.placement = placement;
-  // Short name in tables when the spec is the policy's default setting.
-  const std::string name = placement.substr(0, placement.find(':'));
-  f.label = canonical_placement(name) == placement ? name : placement;
+  // In tables: only the parameters that differ from the defaults.
+  f.label = short_placement_spec(placement);
   f.scoring = scoring;
   f.games = games_per_rep(rc, o);
   for (int r = 0; r < o.reps; ++r) {  // interleaved, so drifting load hits both alike

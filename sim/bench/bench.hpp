@@ -36,7 +36,7 @@ struct Samples {
 
 struct PolicyFigures {
   std::string placement, scoring;  // canonical specs
-  std::string label;                // for tables: the name alone when at its defaults
+  std::string label;                // for tables: the short spec (short_placement_spec)
   std::uint64_t games = 0;  // per repetition
   Samples one_thread, all_threads;  // games per second (wall clock)
   // Games per second of the process's CPU time (all threads together): less disturbed

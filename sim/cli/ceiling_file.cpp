@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/cli/matrix_files.hpp"
 
@@ -49,7 +50,8 @@ std::string ceiling_summary(const CeilingFile& f) {
   char buf[512];
   std::string out;
   std::snprintf(buf, sizeof buf, "against %s / best on the same games: mean %.3f ± %.3f\n",
-                f.against.c_str(), f.against_results.mean(), f.against_results.ci_half_width());
+                short_placement_spec(f.against).c_str(), f.against_results.mean(),
+                f.against_results.ci_half_width());
   out += buf;
   const double m = f.difference.mean(), h = f.difference.ci_half_width();
   std::snprintf(buf, sizeof buf,

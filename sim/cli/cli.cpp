@@ -203,8 +203,22 @@ std::string shell_word(const std::string& w) {
 std::string replay_command(const RunConfig& rc, const std::string& game, const std::string& deal_path) {
   return "carcsolo replay" + (deal_path.empty() ? std::string() : " --deal " + shell_word(deal_path)) +
          " --seed " + std::to_string(rc.seed) + " --colors " + std::to_string(rc.colors) +
-         " --meeples " + std::to_string(rc.meeples) + " --placement " + shell_word(rc.placement_policy) +
-         " --scoring " + shell_word(rc.scoring_policy) + " --game " + game;
+         " --meeples " + std::to_string(rc.meeples) +
+         " --placement " + shell_word(short_placement_spec(rc.placement_policy)) +
+         " --scoring " + shell_word(short_scoring_spec(rc.scoring_policy)) + " --game " + game;
+}
+
+std::string policies_text(const RunConfig& rc) {
+  return short_placement_spec(rc.placement_policy) + " / " + short_scoring_spec(rc.scoring_policy);
+}
+
+std::string rate_text(double per_second) {
+  char buf[64];
+  if (per_second >= 999.5 || per_second == 0)
+    std::snprintf(buf, sizeof buf, "%.0f", per_second);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g", per_second);
+  return buf;
 }
 
 namespace {
@@ -327,7 +341,7 @@ void RangeOptions::add_to(po::options_description& d, const char* games_help) {
   d.add_options()
       ("games", po::value(&games)->default_value(games), games_help)
       ("first-game", po::value(&first)->default_value(first), "index of the first game (to split a study into shards)")
-      ("threads", po::value(&threads)->default_value(threads), "worker threads per process (default: all cores)");
+      ("threads", po::value(&threads)->default_value(threads), "worker threads per process (default: all cores; under mpirun the cores mpirun lets a process use, often 1: see README \"Large runs\")");
 }
 
 std::uint64_t RangeOptions::game_count(std::uint64_t at_least) const {
@@ -337,6 +351,27 @@ std::uint64_t RangeOptions::game_count(std::uint64_t at_least) const {
 std::uint64_t RangeOptions::first_game() const { return parse_count("first-game", first, 0, limit); }
 
 int RangeOptions::thread_count() const { return int(parse_count("threads", threads, 1, 1024)); }
+
+int RangeOptions::thread_count(const po::variables_map& vm, const std::string& command) const {
+  const int t = thread_count();
+  if (!processes::under_mpirun() || !vm["threads"].defaulted()) return t;
+  // Processes may be bound to different numbers of cores: the fewest and the most.
+  const std::uint64_t most = processes::max_over_all(std::uint64_t(t));
+  const std::uint64_t fewest = UINT64_MAX - processes::max_over_all(UINT64_MAX - std::uint64_t(t));
+  if (processes::rank() != 0) return t;
+  const int n = processes::count();
+  std::cerr << "carcsolo " << command << ": under mpirun: " << n << (n == 1 ? " process, " : " processes, ")
+            << (fewest == most ? std::to_string(most) : std::to_string(fewest) + " to " + std::to_string(most))
+            << (most == 1 ? " thread" : " threads") << " each (--threads defaults to the cores mpirun "
+            << "lets a process use; for T threads each give --threads T and mpirun --map-by slot:PE=T)\n";
+  return t;
+}
+
+void refuse_per_game_under_mpirun(const std::string& per_game) {
+  if (!per_game.empty() && processes::count() > 1)
+    throw UsageError("--per-game cannot be written under mpirun (each process holds only its own "
+                     "games): run the shards as separate processes (--first-game) instead");
+}
 
 bool writes_output() { return processes::rank() == 0; }
 

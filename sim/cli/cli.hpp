@@ -77,13 +77,22 @@ std::string until_ci_line(const std::string& what, double target, double achieve
                           std::uint64_t games, std::uint64_t cap, bool partial);
 
 // The command that replays game `game` of a configuration: "carcsolo replay [--deal FILE]
-// --seed S --colors C --meeples M --placement P --scoring Q --game G" (words quoted for a
-// POSIX shell when needed); `deal_path` empty: the seed's own deal.
+// --seed S --colors C --meeples M --placement P --scoring Q --game G" (short specs, the same
+// policies as the configuration's; words quoted for a POSIX shell when needed);
+// `deal_path` empty: the seed's own deal.
 std::string replay_command(const RunConfig& rc, const std::string& game,
                            const std::string& deal_path = "");
 // `w` as one word of a POSIX shell: unchanged when nothing in it is special, else in single
 // quotes.
 std::string shell_word(const std::string& w);
+
+// "P / Q": a configuration's policies as summaries print them, each with only the
+// parameters that differ from their defaults (short_placement_spec).
+std::string policies_text(const RunConfig& rc);
+
+// A rate for a summary, rounded as people read it: three significant figures below 1000
+// ("7.21", "45.7", "512"), whole numbers above ("320412").
+std::string rate_text(double per_second);
 
 // --colors, --meeples, --seed, --placement, --scoring.
 struct GameOptions {
@@ -111,9 +120,19 @@ struct RangeOptions {
   std::uint64_t game_count(std::uint64_t at_least) const;
   std::uint64_t first_game() const;
   int thread_count() const;
+  // The same; under mpirun, when --threads was not given, process 0 also says on stderr
+  // how many threads each process plays on ("carcsolo COMMAND: under mpirun: ..."): the
+  // default follows the cores mpirun lets a process use, often 1. Collective: every
+  // process calls it.
+  int thread_count(const po::variables_map& vm, const std::string& command) const;
 };
 
-// Under mpirun every process plays its share; only process 0 writes files and prints.
+// --per-game under mpirun is a UsageError (each process holds only its own games): every
+// process finds it alike, so all exit with status 2 and process 0 alone prints it.
+void refuse_per_game_under_mpirun(const std::string& per_game);
+
+// Under mpirun every process plays its share; only process 0 writes files and prints
+// (bad input too: main prints a UsageError from process 0 only).
 bool writes_output();
 
 struct Embedding;  // sim/cli/embedding.hpp

@@ -105,7 +105,7 @@ void print_summary(const CeilingRun& run, const CeilingFile& f) {
   std::printf("carcsolo ceiling: REFERENCE THAT CHEATS, NOT A POLICY (sees the dealt stacks): the "
               "best line a beam of width %d found, seeded with %s's own line; a lower bound on "
               "what each deal allows. %d colours x %d meeples, seed %llu\n%s%s",
-              run.width, run.against.c_str(), run.rc.colors, run.rc.meeples,
+              run.width, short_placement_spec(run.against).c_str(), run.rc.colors, run.rc.meeples,
               static_cast<unsigned long long>(run.rc.seed), f.ceiling.summary().c_str(),
               ceiling_summary(f).c_str());
 }
@@ -132,7 +132,7 @@ int cmd_ceiling(const Args& args) {
       ("against", po::value(&against)->default_value(against), "the placement policy played on the same games (scoring `best`)")
       ("out", po::value(&out), "write the results JSON (the ceiling's results, `against`, `per_game`) to FILE")
       ("log", po::value(&log), "write the ceiling's best line of the first games as game logs (JSON Lines) to FILE")
-      ("log-games", po::value(&log_games), "how many games --log records (default: all, at most 10)")
+      ("log-games", po::value(&log_games), "how many games (the first ones) --log records (default: 10, or --games when that is fewer)")
       ("quiet,q", "no summary on stdout");
   const auto vm = parse(d, args);
   if (vm.count("help")) {

@@ -21,8 +21,6 @@
 namespace carc::sim {
 namespace {
 
-std::string label(const RunConfig& c) { return c.placement_policy + " / " + c.scoring_policy; }
-
 // --placement and --scoring lists: equal lengths, or one of them a single spec shared by all.
 std::vector<RunConfig> policy_configs(const RunConfig& base, std::vector<std::string> placement,
                                       std::vector<std::string> scoring) {
@@ -64,9 +62,19 @@ void print_summary(std::ostream& os, const std::vector<RunConfig>& cfg, const Ma
   os << "carcsolo compare: " << cfg[0].colors << " colours x " << cfg[0].meeples
      << " meeples, seed " << cfg[0].seed << ", games [" << first_game << ", "
      << first_game + r.games_done << ")" << (r.partial ? "  (interrupted: partial)" : "") << "\n";
+  print_compare_table(os, cfg, r);
+  // As the progress line counts: game indices, each played under every policy.
+  const double per_second = r.seconds > 0 ? double(r.games_done) / r.seconds : 0;
+  os << "speed: " << rate_text(per_second) << " games/s, each under " << cfg.size() << " policies ("
+     << rate_text(per_second * double(cfg.size())) << " games played/s) on " << threads << " thread(s)\n";
+}
+
+}  // namespace
+
+void print_compare_table(std::ostream& os, const std::vector<RunConfig>& cfg, const MatrixOutcome& r) {
   for (std::size_t k = 0; k < cfg.size(); ++k) {
     const Accumulator& a = r.acc[k];
-    os << "  [" << k << "] " << label(cfg[k]) << ": mean " << fmt("%.3f ± %.3f", a.mean(), a.ci_half_width())
+    os << "  [" << k << "] " << policies_text(cfg[k]) << ": mean " << fmt("%.3f ± %.3f", a.mean(), a.ci_half_width())
        << ", p10/p50/p90 " << a.quantile(10) << "/" << a.quantile(50) << "/" << a.quantile(90) << "\n";
   }
   for (std::size_t k = 1; k < cfg.size(); ++k) {
@@ -99,13 +107,7 @@ void print_summary(std::ostream& os, const std::vector<RunConfig>& cfg, const Ma
     }
     os << "\n";
   }
-  // As the progress line counts: game indices, each played under every policy.
-  const double per_second = r.seconds > 0 ? double(r.games_done) / r.seconds : 0;
-  os << "speed: " << per_second << " games/s, each under " << cfg.size() << " policies ("
-     << per_second * double(cfg.size()) << " games played/s) on " << threads << " thread(s)\n";
 }
-
-}  // namespace
 
 int cmd_compare(const Args& args) { return cmd_compare(args, nullptr); }
 
@@ -166,7 +168,8 @@ int cmd_compare(const Args& args, Embedding* embed) {
     MatrixCommand cmd(study, cap, range.thread_count(), "", "", nullptr, nullptr);
     return dry_run_command("compare", cmd.req, study.ci_goal());
   }
-  MatrixCommand cmd(study, cap, range.thread_count(), out, per_game, embed, difference_text);
+  MatrixCommand cmd(study, cap, range.thread_count(vm, "compare"), out, per_game, embed,
+                    difference_text);
   const MatrixOutcome total =  // without rules: the whole range
       cmd.play([&](const MatrixRequest& req) { return play_until_ci(req, study.ci_goal()); });
   if (!cmd.writer) return total.partial ? 130 : 0;

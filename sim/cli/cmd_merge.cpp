@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
 
+#include "policies/policy.hpp"
 #include "sim/cli/ceiling_file.hpp"
 #include "sim/cli/cli.hpp"
+#include "sim/cli/matrix_command.hpp"
 #include "sim/cli/matrix_files.hpp"
 #include "sim/log/io.hpp"
 
@@ -130,7 +133,9 @@ nlohmann::json merge_results(const std::vector<Shard>& shards, std::string& summ
   }
   RunConfig config = shards[0].config;
   config.games = all.games();
-  summary = all.summary();
+  summary = policies_text(config) + ", " + std::to_string(config.colors) + " colours x " +
+            std::to_string(config.meeples) + " meeples, seed " + std::to_string(config.seed) + "\n" +
+            all.summary();
   return all.to_json(config, program_info(), Performance{threads, seconds});
 }
 
@@ -172,14 +177,19 @@ nlohmann::json merge_matrix(const std::vector<Shard>& shards, std::string& summa
   }
   all.partial = false;  // every shard covers exactly its range
   const MatrixStudy& study = shards[0].matrix.study;
-  for (std::size_t k = 0; k < study.configs.size(); ++k) {
-    const RunConfig& c = study.configs[k];
-    char line[160];
-    std::snprintf(line, sizeof line, "  [%zu] %s / %s, %d colours x %d meeples: mean %.3f ± %.3f\n",
-                  k, c.placement_policy.c_str(), c.scoring_policy.c_str(), c.colors, c.meeples,
-                  all.acc[k].mean(), all.acc[k].ci_half_width());
-    summary += line;
+  // What the command itself prints of these games (compare: the paired differences too).
+  std::ostringstream os;
+  const RunConfig& c0 = study.configs[0];
+  if (study.format == kCompareFormat) {
+    os << c0.colors << " colours x " << c0.meeples << " meeples, seed " << c0.seed << "\n";
+    print_compare_table(os, study.configs, all);
+  } else {
+    os << (study.placements.size() > 1 ? std::to_string(study.placements.size()) + " placements"
+                                       : short_placement_spec(c0.placement_policy))
+       << " / " << short_scoring_spec(c0.scoring_policy) << ", seed " << c0.seed << "\n";
+    print_sweep_table(os, study.configs, all);
   }
+  summary = os.str();
   return matrix_document(study, all, threads);
 }
 

@@ -71,7 +71,8 @@ int cmd_replay(const std::vector<std::string>& args) {
               << (deal_path.empty() ? "" : "deal " + deal_path + ", ") << "seed "
               << log.value("seed", nlohmann::json()).dump() << ", game " << log.value("game", nlohmann::json()).dump()
               << ", " << c.value("colors", 0) << " colours x " << c.value("meeples", 0) << " meeples, placement "
-              << c.value("placement_policy", std::string("?")) << ", scoring " << c.value("scoring_policy", std::string("?"))
+              << short_placement_spec(c.value("placement_policy", std::string("?"))) << ", scoring "
+              << short_scoring_spec(c.value("scoring_policy", std::string("?")))
               << "\n";
   }
   const std::string text = log.dump(2) + "\n";

@@ -64,7 +64,7 @@ int cmd_run(const Args& args, Embedding* embed) {
   d.add_options()
       ("out", po::value(&out), "write the results JSON (carcassonne-solo-results/1) to FILE")
       ("log", po::value(&log), "write game logs (carcassonne-solo-log/1, JSON Lines) to FILE")
-      ("log-games", po::value(&log_games), "how many games (the first ones) --log records (default: 10, at most --games)")
+      ("log-games", po::value(&log_games), "how many games (the first ones) --log records (default: 10, or --games when that is fewer)")
       ("per-game", po::value(&per_game), "write one CSV row per game to FILE (run, game, result, scores, tiles, discards, end reason, goals)")
       ("deal", po::value(&deal_path), "play this deal in every game (default --games 1): one line per colour of tile letters, top first")
       ("quiet,q", "no summary on stdout");
@@ -89,7 +89,8 @@ int cmd_run(const Args& args, Embedding* embed) {
   req.configs = {rc};
   req.first_game = rc.first_game;
   req.games = rc.games;
-  req.threads = range.thread_count();
+  refuse_per_game_under_mpirun(per_game);
+  req.threads = range.thread_count(vm, "run");
   if (!vm.count("log") && vm.count("log-games"))
     throw UsageError("--log-games needs --log FILE (got --log-games " + log_games + " alone)");
   if (!out.empty() && !log.empty() && same_path(out, log))
@@ -150,12 +151,12 @@ int cmd_run(const Args& args, Embedding* embed) {
   }
   // The summary: on stdout, or handed to the caller that embeds the command.
   std::ostringstream summary;
-  summary << "carcsolo run: " << rc.placement_policy << " / " << rc.scoring_policy << ", " << rc.colors
+  summary << "carcsolo run: " << policies_text(rc) << ", " << rc.colors
           << " colours x " << rc.meeples << " meeples, "
           << (given ? "deal " + deal_path + " in every game, policies' streams of seed "
                     : std::string("seed "))
           << rc.seed << (r.partial ? "  (interrupted: partial)" : "") << "\n"
-          << r.acc[0].summary() << "speed: " << (r.seconds > 0 ? r.games_done / r.seconds : 0)
+          << r.acc[0].summary() << "speed: " << rate_text(r.seconds > 0 ? double(r.games_done) / r.seconds : 0)
           << " games/s on " << req.threads << " thread(s)\n";
   if (embed && embed->own_policies)
     summary << "replay a game: not from the command line (a policy of the calling program played)\n";

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/state.hpp"
+#include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/cli/embedding.hpp"
 #include "sim/cli/matrix_command.hpp"
@@ -50,11 +51,13 @@ std::string fmt(const char* f, double a) {
   return buf;
 }
 
-void print_table(std::ostream& os, const std::vector<RunConfig>& cfg, const MatrixOutcome& r) {
+}  // namespace
+
+void print_sweep_table(std::ostream& os, const std::vector<RunConfig>& cfg, const MatrixOutcome& r) {
   const bool several = cfg.front().placement_policy != cfg.back().placement_policy;
   for (std::size_t k = 0; k < cfg.size(); ++k) {
     if (k == 0 || cfg[k].placement_policy != cfg[k - 1].placement_policy) {
-      if (several) os << "placement " << cfg[k].placement_policy << "\n";
+      if (several) os << "placement " << short_placement_spec(cfg[k].placement_policy) << "\n";
       os << "colours meeples    games  mean ± 95% CI      p10 p50 p90  total_40 total_50 total_60 "
             "all_tiles  no_meeple tiles_exh\n";
     }
@@ -72,6 +75,8 @@ void print_table(std::ostream& os, const std::vector<RunConfig>& cfg, const Matr
        << fmt(" %8.2f%%", 100 * j["end_reasons"]["tiles_exhausted"]["rate"].get<double>()) << "\n";
   }
 }
+
+namespace {
 
 // "means 3.31..6.70, widest CI ± 0.071"
 std::string means_text(const MatrixOutcome& o) {
@@ -91,17 +96,17 @@ void print_summary(std::ostream& os, const MatrixStudy& study, const MatrixOutco
   const RunConfig& c0 = study.configs[0];
   os << "carcsolo sweep: "
      << (study.placements.size() > 1 ? std::to_string(study.placements.size()) + " placements"
-                                     : c0.placement_policy)
-     << " / " << c0.scoring_policy << ", seed "
+                                     : short_placement_spec(c0.placement_policy))
+     << " / " << short_scoring_spec(c0.scoring_policy) << ", seed "
      << c0.seed << ", games [" << study.first_game << ", " << study.first_game + r.games_done
      << ") per option" << (r.partial ? "  (interrupted: partial)" : "") << "\n";
-  print_table(os, study.configs, r);
+  print_sweep_table(os, study.configs, r);
   for (const auto& c : closest)
     os << "closest to " << c["target"].get<std::string>() << " = " << c["value"].get<double>()
-       << (c.contains("placement_policy") ? " for " + c["placement_policy"].get<std::string>() : "")
+       << (c.contains("placement_policy") ? " for " + short_placement_spec(c["placement_policy"].get<std::string>()) : "")
        << ": " << c["colors"] << " colours x " << c["meeples"] << " meeples ("
        << c["achieved"].get<double>() << ")\n";
-  os << "speed: " << (r.seconds > 0 ? double(r.games_done * study.configs.size()) / r.seconds : 0)
+  os << "speed: " << rate_text(r.seconds > 0 ? double(r.games_done * study.configs.size()) / r.seconds : 0)
      << " games/s on " << threads << " thread(s)\n";
 }
 
@@ -157,7 +162,8 @@ int cmd_sweep(const Args& args, Embedding* embed) {
     MatrixCommand cmd(study, games, range.thread_count(), "", "", nullptr, nullptr);
     return dry_run_command("sweep", cmd.req, study.ci_goal());
   }
-  MatrixCommand cmd(study, games, range.thread_count(), out, per_game, embed, means_text);
+  MatrixCommand cmd(study, games, range.thread_count(vm, "sweep"), out, per_game, embed,
+                    means_text);
   const MatrixOutcome r =  // without rules: the whole range
       cmd.play([&](const MatrixRequest& req) { return play_until_ci(req, study.ci_goal()); });
   if (!cmd.writer) return r.partial ? 130 : 0;

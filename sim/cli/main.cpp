@@ -9,6 +9,7 @@
 
 #include "sim/cli/cli.hpp"
 #include "sim/driver/errors.hpp"
+#include "sim/driver/mpi.hpp"
 
 namespace {
 
@@ -42,6 +43,9 @@ void usage(std::ostream& os) {
 constexpr int kBadInput = 2, kInternalError = 3;
 
 int report(const std::string& cmd, const std::string& what, int status) {
+  // Under mpirun every process reads the same command line and finds the same mistake:
+  // process 0 alone says so, and every process exits with status 2.
+  if (status == kBadInput && carc::sim::processes::rank() != 0) return status;
   std::cerr << "carcsolo " << cmd << ": " << (status == kInternalError ? "internal error: " : "")
             << what << "\n";
   return status;

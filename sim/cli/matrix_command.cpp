@@ -14,6 +14,7 @@ MatrixCommand::MatrixCommand(const MatrixStudy& study, std::uint64_t games, int 
                              const std::string& out, const std::string& per_game,
                              Embedding* embed, ProgressText progress)
     : rows{study.first_game, study.configs.size(), {}}, writer(writes_output()), embed_(embed) {
+  refuse_per_game_under_mpirun(per_game);
   if (!out.empty() && !per_game.empty() && same_path(out, per_game))
     throw UsageError("--out and --per-game must name different files (both are '" + out + "')");
   req.configs = study.configs;

@@ -3,7 +3,9 @@
 // and written, each whole, after it. One place for both, so they cannot drift apart.
 #pragma once
 #include <cstdint>
+#include <ostream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -53,5 +55,12 @@ class MatrixCommand {
   Embedding* embed_;
   AtomicFile out_file_, per_game_file_;
 };
+
+// The bodies of the summaries, which `merge` prints for a merged file too. compare: each
+// policy's mean with its CI and p10/p50/p90, each paired difference against the first with
+// wins/draws/losses, and every goal's rates and paired differences. sweep: the table of
+// options (a heading per placement when there are several).
+void print_compare_table(std::ostream& os, const std::vector<RunConfig>& cfg, const MatrixOutcome& r);
+void print_sweep_table(std::ostream& os, const std::vector<RunConfig>& cfg, const MatrixOutcome& r);
 
 }  // namespace carc::sim

@@ -16,6 +16,7 @@ namespace carc::sim::processes {
 
 int rank() { return 0; }
 int count() { return 1; }
+bool under_mpirun() { return false; }
 std::uint64_t max_over_all(std::uint64_t value) { return value; }
 void combine(std::vector<Accumulator>&, std::vector<PairedDiff>&) {}
 
@@ -82,6 +83,7 @@ std::vector<char> all_gather(const std::string& mine, std::vector<int>& sizes) {
 
 int rank() { return session().rank; }
 int count() { return session().count; }
+bool under_mpirun() { return launched_by_mpirun(); }
 
 std::uint64_t max_over_all(std::uint64_t value) {
   if (!session().active) return value;

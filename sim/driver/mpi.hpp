@@ -16,6 +16,9 @@ namespace carc::sim::processes {
 
 int rank();  // 0..count()-1
 int count();
+// Started by mpirun (or another MPI launcher), even as its only process. Always false in
+// a build without MPI.
+bool under_mpirun();
 
 // The largest of the processes' values.
 std::uint64_t max_over_all(std::uint64_t value);

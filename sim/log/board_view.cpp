@@ -10,6 +10,7 @@
 
 #include "core/state.hpp"
 #include "core/tiles.hpp"
+#include "policies/policy.hpp"
 
 namespace carc::sim {
 namespace {
@@ -261,6 +262,9 @@ BoardView rebuild(const json& log) {
   }
   BoardView view = b.finish(log.value("final_scoring", json::array()));
   check_result(log, colors);
+  const json& cfg = log.at("config");
+  view.placement = short_placement_spec(cfg.value("placement_policy", std::string("?")));
+  view.scoring = short_scoring_spec(cfg.value("scoring_policy", std::string("?")));
   return view;
 }
 

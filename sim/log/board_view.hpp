@@ -40,6 +40,9 @@ struct BoardView {
   // scored[k][j]: the segments of the j-th feature scored at step k, in the log's order.
   std::vector<std::vector<std::vector<ViewSegment>>> scored;
   int min_x = 0, max_x = 0, min_y = 0, max_y = 0;
+  // The log's policies as captions show them: only the parameters that differ from their
+  // defaults (short_placement_spec); "?" when the log names none.
+  std::string placement = "?", scoring = "?";
 };
 
 // Throws std::runtime_error naming the turn when the log is not a consistent game: an

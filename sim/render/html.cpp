@@ -280,7 +280,7 @@ std::string replay_html(const json& log) {
   if (log.contains("seed")) meta += "seed " + log["seed"].dump();
   if (log.contains("game")) meta += " · game " + log["game"].dump();
   meta += " · " + std::to_string(v.colors) + " colours, " + cfg.value("meeples", json(0)).dump() + " meeples · placement " +
-          cfg.value("placement_policy", std::string("?")) + " · scoring " + cfg.value("scoring_policy", std::string("?"));
+          v.placement + " · scoring " + v.scoring;
   std::string h;
   h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";

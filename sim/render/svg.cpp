@@ -149,8 +149,7 @@ std::string caption(const json& log, const BoardView& v, int top, bool returned_
   if (log.contains("seed")) title += " · seed " + log["seed"].dump();
   if (log.contains("game")) title += " · game " + log["game"].dump();
   title += " · " + std::to_string(v.colors) + " colours, " + cfg.value("meeples", json(0)).dump() + " meeples";
-  const std::string policies = "placement " + cfg.value("placement_policy", std::string("?")) + " · scoring " +
-                               cfg.value("scoring_policy", std::string("?"));
+  const std::string policies = "placement " + v.placement + " · scoring " + v.scoring;
   o << "<text class=\"title\" x=\"0\" y=\"20\">" << xml_escape(title) << "</text>\n";
   o << "<text id=\"caption-policies\" x=\"0\" y=\"44\">" << xml_escape(policies) << "</text>\n";
 

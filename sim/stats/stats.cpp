@@ -411,6 +411,7 @@ RunConfig run_config_from_json(const json& doc) {
 std::string Accumulator::summary() const {
   std::string out;
   const auto n = games_;
+  if (n == 1) return game_summary();
   appendf(out, "%llu games", static_cast<unsigned long long>(n));
   if (n == 0) return out + "\n";
   appendf(out, "; result mean %.3f ± %.3f (95%% CI), std %.2f, min %d, max %d\n", mean(),
@@ -437,6 +438,29 @@ std::string Accumulator::summary() const {
             100.0 * ratio(double(c), n), 100.0 * ci[0], 100.0 * ci[1]);
   }
   return out;
+}
+
+// One game holds no distribution: its sums are its values.
+std::string Accumulator::game_summary() const {
+  std::string out;
+  appendf(out, "1 game: result %d; scores", min_result());
+  for (int c = 0; c < colors_; ++c)
+    appendf(out, "%s %llu", c == 0 ? "" : ",", static_cast<unsigned long long>(score_sums_[std::size_t(c)]));
+  out += "\n  end: ";
+  for (auto r : kEndReasons)
+    if (end_counts_[std::size_t(r)]) out += std::string(carc::end_reason_id(r));
+  std::uint64_t tiles = 0;
+  for (std::size_t v = 0; v < tiles_hist_.size(); ++v) tiles += v * tiles_hist_[v];
+  appendf(out, "; tiles placed %llu, discards %llu\n", static_cast<unsigned long long>(tiles),
+          static_cast<unsigned long long>(discards_total_));
+  std::string reached;
+  int count = 0;
+  for (int i = 0; i < carc::kGoalCount; ++i)
+    if (goal_counts_[std::size_t(i)]) {
+      reached += (count++ ? ", " : " ") + std::string(carc::kGoalIds[std::size_t(i)]);
+    }
+  appendf(out, "  goals reached (%d of %d):", count, carc::kGoalCount);
+  return out + (count ? reached : std::string(" none")) + "\n";
 }
 
 }  // namespace carc::sim

@@ -118,10 +118,16 @@ class Accumulator {
 
   // A few lines for a terminal: games, mean result with its 95% CI, std, min/max,
   // p10/p50/p90, end-reason rates, mean tiles placed and discards, and every goal's rate
-  // with its 95% Wilson interval (all rates in percent with three decimals).
+  // with its 95% Wilson interval (all rates in percent with three decimals). Of one game,
+  // game_summary(): no interval says anything about one game.
   std::string summary() const;
-  // The games that reached goal `g` (enum order), and their share (0 when no game was played).
+  // The games that reached goal `g` (enum order).
   std::uint64_t goal_count(int g) const { return goal_counts_[std::size_t(g)]; }
+  // The one game as it ended: "1 game: result R; scores S0, S1, S2", its end reason, tiles
+  // placed and discards, and the goals it reached ("none" when none). Precondition:
+  // games() == 1.
+  std::string game_summary() const;
+  // The share of games that reached goal `g` (0 when no game was played).
   double goal_rate(int g) const {
     return games_ ? double(goal_counts_[std::size_t(g)]) / double(games_) : 0.0;
   }

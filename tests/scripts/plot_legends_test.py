@@ -1,7 +1,8 @@
 """ctest: what scripts/plot.py puts in its legends and axes, without drawing (matplotlib is
 loaded only to draw): legend labels keep only the parameters that tell policies apart,
-compare's goal plot is of the paired differences in the file, and a narrow histogram's
-peak is cut so the wide ones stay readable.
+compare's goal plot is of the paired differences in the file, a narrow histogram's peak is
+cut so the wide ones stay readable, and the strength-against-time curve's point labels are
+wrapped into narrow lines.
 
 Usage: plot_legends_test.py PLOT_PY
 """
@@ -50,6 +51,22 @@ def main():
     check(runs == [ceiling, ceiling["against"]["results"]], "a ceiling file: the reference and the policy")
     check(names == ["reference: beam width 1,024 (sees the stacks)", "search / best"], f"names {names}")
     check("width 1,024" in title and "search / best" in title and "lower bound" in title, f"title {title}")
+    # The strength-against-time curve labels each point with what tells it from the others
+    # of its name, wrapped into narrow lines (the full specs ran out of the panel).
+    heuristic = "heuristic:low=0.5,mean=0.5,meeple=2"
+    cheap = "search:candidates=10,filter=0,beam=8,rollouts=10,turns=3,halving=0,low=0.5,mean=0.5"
+    default = "search:candidates=200,filter=1,beam=10,rollouts=24,turns=6,halving=1,low=0.5,mean=0.5"
+    labels = plot.point_labels([heuristic, "mc:rollouts=2,candidates=3", "mc:rollouts=64,candidates=3",
+                                cheap, default])
+    check(labels[:3] == ["", "rollouts=2", "rollouts=64"], f"point labels {labels[:3]}")
+    check(labels[4] == "candidates=200,filter=1,\nbeam=10,rollouts=24,\nturns=6,halving=1",
+          f"wrapped label {labels[4]!r}")
+    for lab in labels:
+        check(all(len(line) <= 24 for line in lab.split("\n")), f"a line over 24 characters: {lab!r}")
+    check(labels[3].replace("\n", "") == "candidates=10,filter=0,beam=8,rollouts=10,turns=3,halving=0",
+          f"every differing parameter, in the spec's order: {labels[3]!r}")
+    run = {"games": 10, "tiles_placed": {"mean": 50.0}, "performance": {"seconds": 2.0, "threads": 2}}
+    check(abs(plot.ms_per_move(run) - 8.0) < 1e-12, "thread-milliseconds per move")
 
     check(plot.clipped_ylim([0.48, 0.25, 0.075, 0.065]) is not None, "random's peak must be cut")
     check(abs(plot.clipped_ylim([0.48, 0.25, 0.075, 0.065]) - 3 * 0.065 * 1.05) < 1e-12, "cut height")
