@@ -9,10 +9,13 @@
 run, compare and sweep take the command line's options as keyword arguments (`first_game`
 for --first-game; a list for an option given several times; True for a flag) and return
 its document (what --out writes) as a dict, with `.games`: per-game numpy arrays (not kept
-with arrays=False, for very long runs).
+with arrays=False, for very long runs). load_positions reads the training data that
+`carcsolo positions` writes (docs/positions-format.md) into numpy arrays.
 """
 import json
+import os
 import threading
+from typing import NamedTuple
 
 import numpy as np
 
@@ -20,7 +23,7 @@ from . import _carcsolo
 from ._carcsolo import Game as _Game, Move
 
 __all__ = ["run", "compare", "sweep", "Game", "Move", "Results", "placement_policies",
-           "scoring_policies", "GOAL_IDS", "END_REASONS"]
+           "scoring_policies", "GOAL_IDS", "END_REASONS", "load_positions", "Positions"]
 
 GOAL_IDS = tuple(_carcsolo.goal_ids)
 END_REASONS = ("none", "no_meeple", "tiles_exhausted")  # end_reason_code indexes this
@@ -124,6 +127,54 @@ def sweep(**options):
     """carcsolo sweep: colors and meeples are lists or ranges (range(2, 9) is 2..8),
     placement a list, target a list of "GOAL=RATE" strings."""
     return _study("sweep", options, repeatable=("placement", "target"), lists=("colors", "meeples"))
+
+
+POSITIONS_FORMAT = "carcassonne-solo-positions/1"
+
+
+class Positions(NamedTuple):
+    """The rows of a `carcsolo positions` file (docs/positions-format.md), one per decision.
+
+    features: float32 (rows x 74), columns header["feature_columns"]; targets: float32
+    (rows x 21), columns header["target_columns"] (result, final_score_0..5, goal_*);
+    game: uint64 game index; turn: uint16 turn number (a game log's `turn`); mover: uint16
+    colour that decided (slot i of a row is colour (mover + 1 + i) mod colours); header:
+    the file's JSON header as a dict.
+    """
+    features: np.ndarray
+    targets: np.ndarray
+    game: np.ndarray
+    turn: np.ndarray
+    mover: np.ndarray
+    header: dict
+
+
+def load_positions(path):
+    """Reads a `carcsolo positions` file into numpy arrays (a Positions: features, targets,
+    game, turn, mover, header). Raises ValueError when the file is not one, or is cut short."""
+    with open(path, "rb") as f:
+        line = f.readline()
+    try:
+        header = json.loads(line)
+    except ValueError:
+        raise ValueError("%s: not a positions file (no JSON header line)" % path) from None
+    if not isinstance(header, dict) or header.get("format") != POSITIONS_FORMAT:
+        raise ValueError("%s: not a %s file" % (path, POSITIONS_FORMAT))
+    fields = []
+    for field in header["record"]["fields"]:
+        fields.append((field[0], field[1]) if len(field) == 2 else (field[0], field[1], (field[2],)))
+    dtype = np.dtype(fields)
+    if dtype.itemsize != header["record"]["bytes"]:
+        raise ValueError("%s: the record fields add up to %d bytes, the header says %d"
+                         % (path, dtype.itemsize, header["record"]["bytes"]))
+    size = os.path.getsize(path) - len(line)
+    if size != header["rows"] * dtype.itemsize:
+        raise ValueError("%s: %d bytes of rows, the header says %d rows of %d bytes"
+                         % (path, size, header["rows"], dtype.itemsize))
+    rows = np.fromfile(path, dtype=dtype, offset=len(line))
+    return Positions(np.ascontiguousarray(rows["features"]), np.ascontiguousarray(rows["targets"]),
+                     np.ascontiguousarray(rows["game"]), np.ascontiguousarray(rows["turn"]),
+                     np.ascontiguousarray(rows["mover"]), header)
 
 
 def placement_policies():
