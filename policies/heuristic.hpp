@@ -81,6 +81,24 @@ struct ScoredMove {
   double value;
 };
 
+// What the evaluation reads off a position as it stands, with no move to make (an
+// afterstate, say): the per-colour parts of its terms, computed afresh for the position. (A
+// move's terms compute them as changes to the position before the move, which can differ
+// from the afterstate's own: a meeple placed on a feature, say, changes what open cells far
+// from the tile absorb.)
+struct PositionExpectations {
+  // Per colour (past colors(): 0): the points it can expect from the unfinished features it
+  // leads (E_c of the formula less the colour's score)...
+  std::array<double, kMaxColors> points{};
+  // ...and the meeples it can expect back within `horizon` draws: the sum, over its meeples
+  // on the board, of their chances of return. `meeple` times their sum over the colours is
+  // the returns part of the supply term.
+  std::array<double, kMaxColors> returns{};
+  // The share of the unseen tiles that the colour to move could place with no free segment
+  // (the `absorb` term before its weight); 0 when no tile is unseen.
+  double absorb_share = 0;
+};
+
 inline constexpr int kMaxMoves = kMaxPlacements * kMaxSegs;
 
 class HeuristicEvaluator {
@@ -96,6 +114,9 @@ class HeuristicEvaluator {
   // the placement takes no meeple (no free segment, or an empty supply), `m.seg` is
   // ignored; otherwise it must be one of the free segments.
   HeuristicTerms terms(const State& s, int type, const Move& m);
+  // The per-colour expectations of the position `s` itself (no tile in hand). Allocates
+  // nothing; leaves every value evaluate() and terms() give as it was.
+  PositionExpectations expectations(const State& s);
 
  private:
   struct Impl;

@@ -187,4 +187,23 @@ HeuristicTerms HeuristicEvaluator::terms(const State& s, int type, const Move& m
   return found;
 }
 
+// begin_turn computes the position's own expectations for every move to start from: pend
+// is the points per colour, and each active feature's odds give its meeples' chances (its
+// `now.ret` is the same chance times `meeple` and the meeple count, summed over colours).
+PositionExpectations HeuristicEvaluator::expectations(const State& s) {
+  heuristic::Evaluator& e = *impl_;
+  e.begin_turn(s);
+  PositionExpectations out;
+  for (int c = 0; c < e.k; ++c) out.points[c] = e.pend[c];
+  for (int i = 0; i < e.n_active; ++i) {
+    const heuristic::Active& a = e.active[i];
+    const Feature& f = s.feature(a.root);
+    const double chance = e.tiles_left > 0 ? e.meeple_odds(a.odds, e.qpow[int(f.kind)].data()) : 0;
+    for (int c = 0; c < e.k; ++c) out.returns[c] += chance * f.meeples[c];
+  }
+  if (e.tiles_left > 0) out.absorb_share = double(e.nofree_all_count) / e.tiles_left;
+  e.end_turn();
+  return out;
+}
+
 }  // namespace carc

@@ -11,7 +11,8 @@
 
 namespace carc {
 
-enum class Stream : std::uint64_t { deal = 1, placement = 2, scoring = 3, search = 4 };
+// `config`: which colours and meeples a game of a mixed data set plays (`positions --mix`).
+enum class Stream : std::uint64_t { deal = 1, placement = 2, scoring = 3, search = 4, config = 5 };
 
 constexpr std::uint64_t splitmix64(std::uint64_t& x) {
   std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);

@@ -110,3 +110,41 @@ if(CARCSOLO_FAULTY)
   endif()
   message(STATUS "mpirun -np 2 with an internal error: status ${rc}, no file")
 endif()
+
+# `carcsolo positions` on `ranks` processes writes the very bytes one process writes (its
+# header records no thread or process count).
+function(same_positions ranks args)
+  execute_process(COMMAND "${CARCSOLO}" positions ${args} --threads 2 -q --out "${WORK}/one.bin"
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "single-process positions failed (${rc}): ${err}")
+  endif()
+  execute_process(COMMAND "${MPIEXEC}" --allow-run-as-root --oversubscribe -np ${ranks}
+                          "${CARCSOLO}" positions ${args} --threads 1 -q --out "${WORK}/mpi.bin"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "mpirun -np ${ranks} positions failed (${rc}): ${out} ${err}")
+  endif()
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E compare_files "${WORK}/one.bin" "${WORK}/mpi.bin"
+                  RESULT_VARIABLE differ)
+  if(NOT differ EQUAL 0)
+    message(FATAL_ERROR "mpirun -np ${ranks} positions (${args}): the file differs from one process's")
+  endif()
+  file(SIZE "${WORK}/mpi.bin" bytes)
+  message(STATUS "mpirun -np ${ranks} positions ${args}: ${bytes} bytes, identical to one process")
+endfunction()
+
+same_positions(2 "--games;300;--seed;11;--mix;--placement;greedy;--scoring;best")
+same_positions(3 "--first-game;17;--games;101;--seed;4;--placement;heuristic;--colors;4")
+
+# An internal error in the positions driver of every process: no file, no hang.
+if(CARCSOLO_FAULTY)
+  execute_process(COMMAND "${MPIEXEC}" --allow-run-as-root --oversubscribe -np 2
+                          "${CARCSOLO_FAULTY}" positions --placement faulty:after=3000
+                          --games 100000000 --threads 1 -q --out "${WORK}/failed.bin"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+  if(rc EQUAL 0 OR EXISTS "${WORK}/failed.bin" OR NOT err MATCHES "internal error: faulty policy")
+    message(FATAL_ERROR "mpirun -np 2 positions with an internal error: status ${rc}, file or message wrong: ${err}")
+  endif()
+  message(STATUS "mpirun -np 2 positions with an internal error: status ${rc}, no file")
+endif()

@@ -11,6 +11,7 @@
 #include "policies/policy.hpp"
 #include "sim/driver/game.hpp"
 #include "sim/driver/matrix.hpp"
+#include "sim/driver/positions.hpp"
 
 namespace {
 
@@ -147,4 +148,30 @@ TEST_CASE("a run's allocations do not depend on its number of games") {
   allocations_of_run(10);  // warm-up: the thread pool, the policy registry
   const std::uint64_t small = allocations_of_run(1000), large = allocations_of_run(20000);
   CHECK(small == large);
+}
+
+TEST_CASE("positions: a game's rows, features included, allocate nothing once warm") {
+  // The rows' buffer has room for a game (as the positions driver reserves it); the
+  // features' evaluator and the policies keep their tables from game to game.
+  for (const char* placement : {"heuristic", "greedy", "random"}) {
+    CAPTURE(placement);
+    auto p = carc::make_placement_policy(placement);
+    auto s = carc::make_scoring_policy("best");
+    carc::sim::PositionFeatures features;
+    carc::sim::PositionBytes rows;
+    rows.reserve(std::size_t(carc::kMaxTiles) * carc::sim::kPositionRowBytes);
+    carc::sim::GameSpec spec{carc::Config{3, 4}, 5, 0};
+    carc::sim::play_positions_game(spec, *p, *s, features, rows);  // warm-up
+    std::uint64_t decisions = 0;
+    CountAllocations counter;
+    for (int g = 1; g <= 20; ++g) {
+      spec.game = std::uint64_t(g);
+      spec.cfg = g % 2 ? carc::Config{3, 4} : carc::Config{5, 2};
+      rows.clear();
+      carc::sim::play_positions_game(spec, *p, *s, features, rows);
+      decisions += rows.size() / carc::sim::kPositionRowBytes;
+    }
+    CHECK(counter.count() == 0);
+    CHECK(decisions > 20 * 10);  // the games were played, with their rows
+  }
 }

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -281,4 +282,117 @@ TEST_CASE(
     });
   CHECK(completing > 200);
   CHECK(several > 5);  // turns with several features, where the order matters
+}
+
+// HeuristicEvaluator::expectations: the per-colour parts of the terms, read off a position
+// with no move to make (the afterstates of `carcsolo positions`).
+
+TEST_CASE("heuristic expectations: a meeple on an unfinished road, by colour") {
+  test::Game g;
+  HeuristicEvaluator eval(kDefaults);
+  PositionExpectations x = eval.expectations(g.state());
+  for (int c = 0; c < kMaxColors; ++c) {  // no meeple on the board: nothing expected
+    CHECK(x.points[c] == 0);
+    CHECK(x.returns[c] == 0);
+  }
+  CHECK(x.absorb_share == 0);  // and no occupied feature to absorb a tile
+  g.turn("U 1 0 1 road:E,W");  // colour 0's meeple on a 2-tile road with two open ends
+  x = eval.expectations(g.state());
+  CHECK(x.points[0] > 0);
+  CHECK(x.points[0] < 2);  // at most the road's 2 points, with some chance
+  CHECK(x.returns[0] > 0);
+  CHECK(x.returns[0] < 1);  // one meeple, back with some chance
+  for (int c = 1; c < kMaxColors; ++c) {
+    CHECK(x.points[c] == 0);
+    CHECK(x.returns[c] == 0);
+  }
+  CHECK(x.absorb_share == double(absorbing_unseen(g.state())) / g.state().unseen_total());
+  CHECK(x.absorb_share > 0);  // the road's ends take tiles that need no meeple
+}
+
+// Unseen tiles that end a road or city at an open cell whose one neighbour shows that kind
+// of edge on side d of the cell: in some rotation the tile shows it there too, on a segment
+// that touches no other side. By brute force over the rotations.
+int closing_unseen(const State& s, int d, Edge kind) {
+  int count = 0;
+  for (int t = 0; t < kTileTypes; ++t) {
+    bool closes = false;
+    for (int r = 0; r < 4; ++r) {
+      const Oriented& o = kOriented[t][r];
+      closes |= o.edge[d] == kind && o.seg[d] != kNoSeg && o.seg_edges[o.seg[d]] == 1u << d;
+    }
+    count += closes ? s.unseen(t) : 0;
+  }
+  return count;
+}
+
+// 1 - (1 - c/T)^min(h, T): the chance that one of c closing tiles among T comes within h draws.
+double within(int c, int tiles, double h) { return 1 - std::pow(1 - double(c) / tiles, std::min<double>(h, tiles)); }
+
+TEST_CASE("heuristic expectations: exact on a road and a city, each colour its own") {
+  // heuristic.hpp: a feature's points times q^sides and, per open side, the chance that a
+  // tile closing it comes within points_horizon (30) draws, times the leading colour's
+  // award exp(-(score - lowest) / balance); its meeples' returns the same with horizon (3).
+  test::Game g;
+  HeuristicEvaluator eval(kDefaults);
+  g.turn("U 1 0 1 road:E,W");  // colour 0: a 2-tile road, open at (-1, 0) and (2, 0)
+  int T = g.state().unseen_total();
+  const int c_west = closing_unseen(g.state(), 1, kRoad), c_east = closing_unseen(g.state(), 3, kRoad);
+  REQUIRE(c_west == c_east);
+  REQUIRE(c_west > 0);
+  PositionExpectations x = eval.expectations(g.state());
+  CHECK(x.points[0] == doctest::Approx(0.95 * 0.95 * within(c_west, T, 30) * within(c_east, T, 30) * 2).epsilon(1e-12));
+  CHECK(x.returns[0] == doctest::Approx(0.95 * 0.95 * within(c_west, T, 3) * within(c_east, T, 3)).epsilon(1e-12));
+  // Colour 1 (score 2, one above the lowest) puts a meeple on a 1-tile city open to the north
+  // at (1, -2). Diagonal to the road's open cells, it leaves their closers as they were.
+  g.turn("E 1 -1 0 city:N");
+  T = g.state().unseen_total();
+  const int c_city = closing_unseen(g.state(), 2, kCity);
+  REQUIRE(c_city > 0);
+  x = eval.expectations(g.state());
+  CHECK(x.points[0] == doctest::Approx(0.95 * 0.95 * within(c_west, T, 30) * within(c_east, T, 30) * 2).epsilon(1e-12));
+  CHECK(x.points[1] == doctest::Approx(0.82 * within(c_city, T, 30) * std::exp(-1.0 / 12) * 2).epsilon(1e-12));
+  CHECK(x.returns[1] == doctest::Approx(0.82 * within(c_city, T, 3)).epsilon(1e-12));
+  CHECK(x.points[2] == 0);
+  CHECK(x.returns[2] == 0);
+  CHECK(x.absorb_share == double(absorbing_unseen(g.state())) / T);
+}
+
+TEST_CASE("heuristic expectations: bounds in seeded games, and evaluate() gives the same values beside them") {
+  // One evaluator asked for the expectations of every afterstate between its evaluations,
+  // one never asked: their values are the same, bit for bit. The expectations keep their
+  // bounds: returns at most the colour's meeples on the board, points only for colours with
+  // a meeple there, the absorb share the brute-force one.
+  HeuristicEvaluator asked(kDefaults), plain(kDefaults);
+  auto driver = make_placement_policy("heuristic");
+  auto scoring = make_lookahead_scoring();
+  std::vector<ScoredMove> a(kMaxMoves), b(kMaxMoves);
+  int positions = 0, with_points = 0, differ = 0;
+  for (std::uint64_t game = 0; game < 4; ++game)
+    test::for_each_decision(game % 2 ? Config{4, 3} : Config{3, 4}, 29, game, *driver, *scoring,
+                            [&](const State& s, int type, std::span<const Placement> legal, Rng& rng) {
+      Rng r1 = rng, r2 = rng;
+      const int n = asked.evaluate(s, type, legal, a.data(), r1);
+      REQUIRE(plain.evaluate(s, type, legal, b.data(), r2) == n);
+      for (int i = 0; i < n; ++i) differ += a[i].value != b[i].value;
+      for (int i = 0; i < n; i += 7) {  // some of the afterstates
+        State after = s;
+        apply_move(after, type, a[i].move, *scoring, r1);
+        const PositionExpectations x = asked.expectations(after);
+        for (int c = 0; c < kMaxColors; ++c) {
+          CHECK(x.points[c] >= 0);
+          CHECK(x.returns[c] >= 0);
+          const int on_board = c < after.colors() ? after.meeples_on_board(c) : 0;
+          CHECK(x.returns[c] <= on_board + 1e-12);
+          if (on_board == 0) CHECK(x.points[c] == 0);
+          with_points += x.points[c] > 0;
+        }
+        if (after.unseen_total() > 0)
+          CHECK(x.absorb_share == double(absorbing_unseen(after)) / after.unseen_total());
+        ++positions;
+      }
+    });
+  CHECK(differ == 0);
+  CHECK(positions > 500);
+  CHECK(with_points > 500);
 }

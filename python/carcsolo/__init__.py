@@ -10,12 +10,14 @@ run, compare and sweep take the command line's options as keyword arguments (`fi
 for --first-game; a list for an option given several times; True for a flag) and return
 its document (what --out writes) as a dict, with `.games`: per-game numpy arrays (not kept
 with arrays=False, for very long runs), and `.summary()`: the summary the command line
-prints.
+prints. load_positions reads the training data that `carcsolo positions` writes
+(docs/positions-format.md) into numpy arrays.
 """
 import json
 import os
 import sys
 import threading
+from typing import NamedTuple
 
 
 def _interpreter_built_for():
@@ -48,7 +50,7 @@ except ImportError as e:
     raise _wrong_interpreter("its compiled part (carcsolo._carcsolo)", e) from e
 
 __all__ = ["run", "compare", "sweep", "Game", "Move", "Results", "placement_policies",
-           "scoring_policies", "GOAL_IDS", "END_REASONS"]
+           "scoring_policies", "GOAL_IDS", "END_REASONS", "load_positions", "Positions"]
 
 GOAL_IDS = tuple(_carcsolo.goal_ids)
 END_REASONS = ("none", "no_meeple", "tiles_exhausted")  # end_reason_code indexes this
@@ -199,6 +201,54 @@ def sweep(**options):
     placement a list, target a list of "GOAL=RATE" strings."""
     return _study("sweep", options, repeatable=("placement", "target", "until_ci"),
                   lists=("colors", "meeples"))
+
+
+POSITIONS_FORMAT = "carcassonne-solo-positions/1"
+
+
+class Positions(NamedTuple):
+    """The rows of a `carcsolo positions` file (docs/positions-format.md), one per decision.
+
+    features: float32 (rows x 74), columns header["feature_columns"]; targets: float32
+    (rows x 21), columns header["target_columns"] (result, final_score_0..5, goal_*);
+    game: uint64 game index; turn: uint16 turn number (a game log's `turn`); mover: uint16
+    colour that decided (slot i of a row is colour (mover + 1 + i) mod colours); header:
+    the file's JSON header as a dict.
+    """
+    features: np.ndarray
+    targets: np.ndarray
+    game: np.ndarray
+    turn: np.ndarray
+    mover: np.ndarray
+    header: dict
+
+
+def load_positions(path):
+    """Reads a `carcsolo positions` file into numpy arrays (a Positions: features, targets,
+    game, turn, mover, header). Raises ValueError when the file is not one, or is cut short."""
+    with open(path, "rb") as f:
+        line = f.readline()
+    try:
+        header = json.loads(line)
+    except ValueError:
+        raise ValueError("%s: not a positions file (no JSON header line)" % path) from None
+    if not isinstance(header, dict) or header.get("format") != POSITIONS_FORMAT:
+        raise ValueError("%s: not a %s file" % (path, POSITIONS_FORMAT))
+    fields = []
+    for field in header["record"]["fields"]:
+        fields.append((field[0], field[1]) if len(field) == 2 else (field[0], field[1], (field[2],)))
+    dtype = np.dtype(fields)
+    if dtype.itemsize != header["record"]["bytes"]:
+        raise ValueError("%s: the record fields add up to %d bytes, the header says %d"
+                         % (path, dtype.itemsize, header["record"]["bytes"]))
+    size = os.path.getsize(path) - len(line)
+    if size != header["rows"] * dtype.itemsize:
+        raise ValueError("%s: %d bytes of rows, the header says %d rows of %d bytes"
+                         % (path, size, header["rows"], dtype.itemsize))
+    rows = np.fromfile(path, dtype=dtype, offset=len(line))
+    return Positions(np.ascontiguousarray(rows["features"]), np.ascontiguousarray(rows["targets"]),
+                     np.ascontiguousarray(rows["game"]), np.ascontiguousarray(rows["turn"]),
+                     np.ascontiguousarray(rows["mover"]), header)
 
 
 def placement_policies():

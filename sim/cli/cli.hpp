@@ -151,5 +151,6 @@ int cmd_verify(const Args& args);
 int cmd_bench(const Args& args);
 int cmd_merge(const Args& args);
 int cmd_ceiling(const Args& args);
+int cmd_positions(const Args& args);
 
 }  // namespace carc::sim

@@ -29,6 +29,7 @@ const Command kCommands[] = {
     {"verify", carc::sim::cmd_verify, "replay game logs through the engine, report the first inconsistency of each"},
     {"bench", carc::sim::cmd_bench, "games/s per policy on 1 and all threads, engine micro-benchmarks (--json, --markdown)"},
     {"merge", carc::sim::cmd_merge, "join results files of shards of one study into the file of their union (--out)"},
+    {"positions", carc::sim::cmd_positions, "training data: every decision's afterstate features and the game's outcome (--out)"},
     {"ceiling", carc::sim::cmd_ceiling, "REFERENCE THAT CHEATS, not a policy: the best line a beam finds seeing the stacks (a lower bound on the deal's optimum), beside a policy"},
 };
 

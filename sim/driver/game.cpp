@@ -4,37 +4,10 @@
 
 #include "core/turn.hpp"
 #include "sim/driver/deal.hpp"
+#include "sim/driver/driver_env.hpp"
 #include "sim/driver/game_log.hpp"
 
 namespace carc::sim {
-namespace {
-
-// Decisions come from the policies, draws from the dealt stacks; Hooks observe.
-template <class Hooks>
-struct DriverEnv : Hooks {
-  Stacks& stacks;
-  PlacementPolicy& placement;
-  ScoringPolicy& scoring;
-  Rng placement_rng, scoring_rng;
-
-  DriverEnv(Stacks& st, PlacementPolicy& p, ScoringPolicy& s, const GameSpec& spec)
-      : stacks(st), placement(p), scoring(s),
-        placement_rng(spec.seed, spec.game, Stream::placement),
-        scoring_rng(spec.seed, spec.game, Stream::scoring) {}
-
-  int draw(int c) { return stacks.pop(c); }
-  Move choose(const State& s, int type, const Placement* legal, int n) {
-    return placement.choose(Observation(s, type), {legal, std::size_t(n)}, placement_rng);
-  }
-  void order(const State& s, int type, std::uint16_t* done, int n) {
-    scoring.order_features(Observation(s, type), {done, std::size_t(n)}, scoring_rng);
-  }
-  void order_final(const State& s, std::uint8_t* colors, int n) {
-    scoring.order_final(Observation(s, -1), {colors, std::size_t(n)}, scoring_rng);
-  }
-};
-
-}  // namespace
 
 GameOutcome outcome_of(const State& s) {
   GameOutcome o{};

@@ -19,6 +19,7 @@ int count() { return 1; }
 bool under_mpirun() { return false; }
 std::uint64_t max_over_all(std::uint64_t value) { return value; }
 void combine(std::vector<Accumulator>&, std::vector<PairedDiff>&) {}
+std::vector<unsigned char> gather_on_first(const std::vector<unsigned char>& mine) { return mine; }
 
 #else
 
@@ -119,6 +120,24 @@ void combine(std::vector<Accumulator>& acc, std::vector<PairedDiff>& diff) {
   }
   acc = std::move(acc_sum);
   diff = std::move(diff_sum);
+}
+
+std::vector<unsigned char> gather_on_first(const std::vector<unsigned char>& mine) {
+  if (!session().active) return mine;
+  const int n = session().count;
+  const bool first = session().rank == 0;
+  const int size = int(mine.size());
+  std::vector<int> sizes(first ? std::size_t(n) : 0), offsets(first ? std::size_t(n) : 0);
+  MPI_Gather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int total = 0;
+  for (std::size_t r = 0; r < sizes.size(); ++r) {
+    offsets[r] = total;
+    total += sizes[r];
+  }
+  std::vector<unsigned char> all(static_cast<std::size_t>(total));
+  MPI_Gatherv(mine.data(), size, MPI_UNSIGNED_CHAR, all.data(), sizes.data(), offsets.data(),
+              MPI_UNSIGNED_CHAR, 0, MPI_COMM_WORLD);
+  return all;
 }
 
 #endif

@@ -29,4 +29,8 @@ std::uint64_t max_over_all(std::uint64_t value);
 // games of different colour counts in one entry.
 void combine(std::vector<Accumulator>& acc, std::vector<PairedDiff>& diff);
 
+// Every process's bytes, concatenated in rank order, on process 0; the other processes get
+// nothing back. One process: its own bytes.
+std::vector<unsigned char> gather_on_first(const std::vector<unsigned char>& mine);
+
 }  // namespace carc::sim::processes

@@ -39,8 +39,18 @@ void AtomicFile::discard() {
   }
 }
 
-void AtomicFile::write(const std::string& text) {
-  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size())
+void AtomicFile::write(const std::string& text) { write(text.data(), text.size()); }
+
+void AtomicFile::write(const void* bytes, std::size_t size) {
+  if (std::fwrite(bytes, 1, size, file_) != size)
+    throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(errno));
+}
+
+void AtomicFile::overwrite(std::uint64_t offset, const std::string& text) {
+  if (::fseeko(file_, off_t(offset), SEEK_SET) != 0)
+    throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(errno));
+  write(text);
+  if (::fseeko(file_, 0, SEEK_END) != 0)
     throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(errno));
 }
 

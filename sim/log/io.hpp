@@ -2,6 +2,8 @@
 // directory, then renamed over the target. Opening happens before the work starts, so an
 // unwritable path is reported before hours are spent.
 #pragma once
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -22,6 +24,10 @@ class AtomicFile {
 
   bool is_open() const { return file_ != nullptr; }
   void write(const std::string& text);
+  void write(const void* bytes, std::size_t size);
+  // Writes `text` over the bytes at `offset` (which must have been written already), then
+  // goes on writing at the end (a header whose counts are known only at the end).
+  void overwrite(std::uint64_t offset, const std::string& text);
   void commit();  // flush, fsync, rename into place
 
  private:

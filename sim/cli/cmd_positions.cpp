@@ -1,0 +1,154 @@
+// carcsolo positions: training data for a learned value. Seeded games under any policies,
+// one row per decision: its afterstate's features and the game's outcome
+// (sim/driver/positions.hpp; the file is docs/positions-format.md).
+//
+// The file is a header line of JSON, padded with spaces so that the rows start at a multiple
+// of 64 bytes, then the rows. The header's counts are known only at the end, so the line is
+// first written at the length its largest counts could take and written again over itself
+// before the file is committed. It holds no thread count, timing or command line: the file
+// is a function of its options (and the build) alone.
+#include <cstdio>
+#include <iostream>
+#include <limits>
+
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
+#include "policies/policy.hpp"
+#include "sim/cli/cli.hpp"
+#include "sim/driver/errors.hpp"
+#include "sim/driver/mpi.hpp"
+#include "sim/driver/positions.hpp"
+#include "sim/log/io.hpp"
+
+namespace carc::sim {
+namespace {
+
+constexpr std::size_t kHeaderAlign = 64;
+
+// Keys in the order docs/positions-format.md lists them.
+using Header = nlohmann::ordered_json;
+
+Header header(const PositionsRequest& req, std::uint64_t games, std::uint64_t rows, bool partial) {
+  Header config = {{"seed", req.seed},
+                           {"first_game", req.first_game},
+                           {"games", games},
+                           {"tileset", "base"},
+                           {"placement_policy", req.placement},
+                           {"scoring_policy", req.scoring}};
+  if (req.mix) {
+    config["colors"] = nullptr;
+    config["meeples"] = nullptr;
+    config["mix"] = {{"name", "rules"},
+                     {"rules_share", 0.5},
+                     {"rules_config", {{"colors", 3}, {"meeples", 4}}},
+                     {"colors", {kMinColors, kMaxColors}},
+                     {"meeples", {kMinMeeples, kMaxMeeples}}};
+  } else {
+    config["colors"] = req.config.colors;
+    config["meeples"] = req.config.meeples;
+    config["mix"] = nullptr;
+  }
+  return {{"format", "carcassonne-solo-positions/1"},
+          {"config", config},
+          {"rows", rows},
+          {"partial", partial},
+          {"slots", kMaxColors},
+          {"feature_columns", position_feature_columns()},
+          {"target_columns", position_target_columns()},
+          {"record",
+           {{"bytes", kPositionRowBytes},
+            {"fields",
+             {{"game", "<u8"},
+              {"turn", "<u2"},
+              {"mover", "<u2"},
+              {"features", "<f4", kPositionFeatures},
+              {"targets", "<f4", kPositionTargets}}}}},
+          {"features_from", {{"evaluator", "heuristic"}, {"weights", "defaults"}}},
+          {"program", Header::parse(program_json(program_info()).dump())}};
+}
+
+// The header line, spaces before its newline up to `length` bytes in all.
+std::string header_line(const Header& h, std::size_t length) {
+  std::string line = h.dump();
+  if (line.size() + 1 > length) throw InternalError("positions: the header outgrew its room");
+  line.append(length - 1 - line.size(), ' ');
+  line += '\n';
+  return line;
+}
+
+}  // namespace
+
+int cmd_positions(const Args& args) {
+  GameOptions g;
+  RangeOptions range("1000", UINT64_MAX / 2);
+  std::string out;
+  po::options_description d(
+      "carcsolo positions: play seeded games and write every decision's afterstate features "
+      "with the game's outcome (training data; docs/positions-format.md)\n\nOptions");
+  d.add_options()("help,h", "show this help");
+  range.add_to(d, "number of games, >= 1");
+  g.add_to(d);
+  d.add_options()
+      ("mix", "draw each game's colours and meeples from (seed, game): half the games 3 x 4 (the rules), the rest uniform over 2..6 colours x 1..12 meeples (not with --colors or --meeples)")
+      ("out", po::value(&out), "write the positions (carcassonne-solo-positions/1) to FILE (required)")
+      ("quiet,q", "no summary on stdout");
+  const auto vm = parse(d, args);
+  if (vm.count("help")) {
+    std::cout << d << "\nExample: carcsolo positions --games 10000 --mix --placement heuristic "
+                      "--scoring best --out positions.bin\n";
+    return 0;
+  }
+  const bool mix = vm.count("mix") > 0;
+  if (mix && (!vm["colors"].defaulted() || !vm["meeples"].defaulted()))
+    throw UsageError("--mix draws each game's colours and meeples: give neither --colors nor --meeples with it");
+  if (out.empty()) throw UsageError("--out FILE is required (where the positions go)");
+  const RunConfig rc = g.resolve();
+  PositionsRequest req;
+  req.seed = rc.seed;
+  req.first_game = range.first_game();
+  req.games = range.game_count(1);
+  req.config = Config{rc.colors, rc.meeples};
+  req.mix = mix;
+  req.placement = rc.placement_policy;
+  req.scoring = rc.scoring_policy;
+  req.threads = range.thread_count();
+  req.stop = &g_stop;
+
+  const bool writer = writes_output();
+  AtomicFile file;  // opened now: a bad path fails before the work
+  // Room for the header with the largest counts it can hold.
+  const std::size_t room =
+      (header(req, req.games, std::numeric_limits<std::uint64_t>::max(), false).dump().size() + 1 +
+       kHeaderAlign - 1) / kHeaderAlign * kHeaderAlign;
+  if (writer) {
+    file = open_output("out", out);
+    file.write(header_line(header(req, 0, 0, true), room));
+  }
+  install_stop_handlers();
+  const PositionsOutcome r = play_positions(req, [&](const unsigned char* bytes, std::size_t n) {
+    file.write(bytes, n);
+  });
+  if (!writer) return r.partial ? 130 : 0;
+  file.overwrite(0, header_line(header(req, r.games_done, r.rows, r.partial), room));
+  file.commit();
+  restore_default_handlers();
+  if (!vm.count("quiet")) {
+    char rate[64];
+    std::snprintf(rate, sizeof rate, "%.0f", r.seconds > 0 ? double(r.rows) / r.seconds : 0.0);
+    std::cout << "carcsolo positions: " << rc.placement_policy << " / " << rc.scoring_policy << ", "
+              << (mix ? std::string("mixed colours and meeples")
+                      : std::to_string(rc.colors) + " colours x " + std::to_string(rc.meeples) + " meeples")
+              << ", seed " << rc.seed << (r.partial ? "  (interrupted: partial)" : "") << "\n"
+              << r.rows << " positions from " << r.games_done << " games, " << rate
+              << " positions/s on " << req.threads << " thread(s)"
+              << (processes::count() > 1 ? " x " + std::to_string(processes::count()) + " processes" : "")
+              << " -> " << out << "\n";
+  }
+  if (r.partial)
+    return report_interrupted("positions", std::to_string(r.games_done) + " of " +
+                                               std::to_string(req.games) + " games", out);
+  return 0;
+}
+
+}  // namespace carc::sim

@@ -1,0 +1,232 @@
+#include "sim/driver/positions.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstring>
+#include <memory>
+
+#include "core/turn.hpp"
+#include "sim/driver/deal.hpp"
+#include "sim/driver/driver_env.hpp"
+#include "sim/driver/errors.hpp"
+#include "sim/driver/mpi.hpp"
+
+namespace carc::sim {
+
+static_assert(std::endian::native == std::endian::little,
+              "rows are written as the memory holds them: little-endian");
+
+namespace {
+
+// The per-colour quantities, in column order (docs/positions-format.md).
+constexpr const char* kSlotQuantities[kPositionPerSlot] = {
+    "present", "score", "supply", "on_board", "stack", "expected_points", "expected_returns"};
+
+constexpr int slot_column(int quantity, int slot) {
+  return kPositionGlobal + kTileTypes + quantity * kMaxColors + slot;
+}
+
+void put_row(PositionBytes& rows, std::uint64_t game, int turn, int mover, const float* features) {
+  const std::size_t at = rows.size();
+  rows.resize(at + kPositionRowBytes);
+  unsigned char* p = rows.data() + at;
+  const std::uint16_t t = std::uint16_t(turn), m = std::uint16_t(mover);
+  std::memcpy(p, &game, 8);
+  std::memcpy(p + 8, &t, 2);
+  std::memcpy(p + 10, &m, 2);
+  std::memcpy(p + kPositionRowHead, features, 4 * std::size_t(kPositionFeatures));
+}
+
+// The targets of every row from `first` on, each in its own row's slots.
+void put_targets(PositionBytes& rows, std::size_t first, const State& end) {
+  const int k = end.colors();
+  for (std::size_t at = first; at < rows.size(); at += kPositionRowBytes) {
+    unsigned char* p = rows.data() + at;
+    std::uint16_t mover = 0;
+    std::memcpy(&mover, p + 10, 2);
+    std::array<float, kPositionTargets> t{};
+    t[0] = float(end.result());
+    for (int slot = 0; slot < k; ++slot) t[std::size_t(1 + slot)] = float(end.score((mover + 1 + slot) % k));
+    for (int g = 0; g < kGoalCount; ++g) t[std::size_t(1 + kMaxColors + g)] = float(end.goals() >> g & 1);
+    std::memcpy(p + kPositionRowHead + 4 * std::size_t(kPositionFeatures), t.data(), sizeof t);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> position_feature_columns() {
+  std::vector<std::string> names = {"colors",         "meeples",   "turns_played", "tiles_left",
+                                    "tiles_on_board", "discards",  "ended",        "absorb_share"};
+  for (int t = 0; t < kTileTypes; ++t) names.push_back(std::string("unseen_") + tile_name(t));
+  for (const char* q : kSlotQuantities)
+    for (int slot = 0; slot < kMaxColors; ++slot) names.push_back(q + ("_" + std::to_string(slot)));
+  return names;
+}
+
+std::vector<std::string> position_target_columns() {
+  std::vector<std::string> names = {"result"};
+  for (int slot = 0; slot < kMaxColors; ++slot) names.push_back("final_score_" + std::to_string(slot));
+  for (const auto id : kGoalIds) names.push_back("goal_" + std::string(id));
+  return names;
+}
+
+PositionFeatures::PositionFeatures() : eval_(HeuristicWeights{}) {}
+
+void PositionFeatures::extract(const State& s, int mover, float* out) {
+  std::fill(out, out + kPositionFeatures, 0.0f);
+  const int k = s.colors();
+  out[0] = float(k);
+  out[1] = float(s.meeples_per_color());
+  out[2] = float(s.turn());
+  out[3] = float(s.unseen_total());
+  out[4] = float(s.tiles_on_board());
+  out[5] = float(s.discards());
+  out[6] = s.ended() ? 1.0f : 0.0f;
+  // Once the game has ended nothing more is expected: final scoring follows.
+  PositionExpectations x;
+  if (!s.ended()) x = eval_.expectations(s);
+  out[7] = float(x.absorb_share);
+  for (int t = 0; t < kTileTypes; ++t) out[kPositionGlobal + t] = float(s.unseen(t));
+  for (int slot = 0; slot < k; ++slot) {
+    const int c = (mover + 1 + slot) % k;
+    const float values[kPositionPerSlot] = {
+        1.0f, float(s.score(c)), float(s.supply(c)), float(s.meeples_on_board(c)),
+        float(s.stack_left(c)), float(x.points[c]), float(x.returns[c])};
+    for (int q = 0; q < kPositionPerSlot; ++q) out[slot_column(q, slot)] = values[q];
+  }
+}
+
+GameOutcome play_positions_game(const GameSpec& spec, PlacementPolicy& placement,
+                                ScoringPolicy& scoring, PositionFeatures& features,
+                                PositionBytes& rows) {
+  Stacks stacks = spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game);
+  State s = State::initial(spec.cfg);
+  DriverEnv<SilentHooks> env(stacks, placement, scoring, spec);
+  const std::size_t first = rows.size();
+  MoveBuffer legal;  // not zeroed: only the first n entries are read
+  std::array<std::uint16_t, kMaxCompleted> done;
+  std::array<float, kPositionFeatures> f;
+  // play_to_end of core/turn.hpp, turn by turn as play_turn plays it, with a row after
+  // each turn that placed a tile.
+  while (!s.ended()) {
+    const int mover = s.to_move(), turn = s.turn();
+    int n = 0;
+    const int type = draw_placeable(s, env, legal.data(), n);
+    int n_done = 0;
+    if (type != kNoType) {
+      const Move m = env.choose(s, type, legal.data(), n);
+      n_done = place_tile(s, env, type, m, done.data());
+      if (n_done > 1) env.order(s, type, done.data(), n_done);
+    }
+    score_and_end_turn(s, env, done.data(), n_done);
+    if (type == kNoType) continue;
+    features.extract(s, mover, f.data());
+    put_row(rows, spec.game, turn, mover, f.data());
+  }
+  play_final_scoring(s, env);
+  put_targets(rows, first, s);
+  return outcome_of(s);
+}
+
+Config mixed_config(std::uint64_t seed, std::uint64_t game) {
+  Rng rng(seed, game, Stream::config);
+  if (uniform_below(rng, 2) == 0) return Config{3, 4};
+  constexpr int kMeepleCounts = kMaxMeeples - kMinMeeples + 1;
+  constexpr int kPairs = (kMaxColors - kMinColors + 1) * kMeepleCounts;
+  const int i = int(uniform_below(rng, kPairs));
+  return Config{kMinColors + i / kMeepleCounts, kMinMeeples + i % kMeepleCounts};
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// One thread's policies and feature tables. A policy decides from what it observes alone
+// (that is what makes `run` independent of the thread count), so one pair plays every
+// configuration.
+struct Worker {
+  std::unique_ptr<PlacementPolicy> placement;
+  std::unique_ptr<ScoringPolicy> scoring;
+  PositionFeatures features;
+  explicit Worker(const PositionsRequest& req)
+      : placement(make_placement_policy(req.placement)), scoring(make_scoring_policy(req.scoring)) {}
+};
+
+// Every process learns whether any failed; all throw if one did (the others would
+// otherwise wait for it in the next collective call).
+void agree_on_failure(const FirstError& errors) {
+  if (processes::max_over_all(errors.failed() ? 1 : 0) == 0) return;
+  errors.rethrow_if_failed();
+  throw InternalError("another process of the MPI job failed");
+}
+
+}  // namespace
+
+PositionsOutcome play_positions(const PositionsRequest& req, const PositionSink& sink) {
+  const auto t0 = Clock::now();
+  const int threads = std::max(1, req.threads);
+  const std::uint64_t ranks = std::uint64_t(processes::count());
+  const std::uint64_t rank = std::uint64_t(processes::rank());
+  // A round is a few games per thread: short enough for a stop to take effect soon, long
+  // enough that the threads stay busy (the games' lengths vary).
+  const std::uint64_t round = std::uint64_t(threads) * ranks * 16;
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (int t = 0; t < threads; ++t) workers.push_back(std::make_unique<Worker>(req));
+  std::vector<PositionBytes> slots;  // one per game of this process's share of a round
+  PositionBytes mine;
+  PositionsOutcome out;
+  for (std::uint64_t lo = 0; lo < req.games; lo += round) {
+    bool stop = req.stop && req.stop->load();
+    if (ranks > 1) stop = processes::max_over_all(stop ? 1 : 0) != 0;
+    if (stop) break;
+    const std::uint64_t n = std::min(round, req.games - lo);
+    // This process's share of the round: a contiguous part, in rank order.
+    const std::uint64_t begin = lo + n * rank / ranks, end = lo + n * (rank + 1) / ranks;
+    const std::size_t count = std::size_t(end - begin);
+    if (slots.size() < count) slots.resize(count);
+    FirstError errors;
+#pragma omp parallel num_threads(threads)
+    {
+      Worker& w = *workers[std::size_t(omp_get_thread_num())];
+#pragma omp for schedule(dynamic, 1)
+      for (std::size_t i = 0; i < count; ++i) {
+        if (errors.failed()) continue;
+        try {
+          const std::uint64_t game = req.first_game + begin + i;
+          const Config cfg = req.mix ? mixed_config(req.seed, game) : req.config;
+          PositionBytes& rows = slots[i];
+          rows.clear();
+          rows.reserve(std::size_t(kMaxTiles) * kPositionRowBytes);
+          play_positions_game(GameSpec{cfg, req.seed, game}, *w.placement, *w.scoring, w.features,
+                              rows);
+        } catch (...) {
+          errors.capture();
+        }
+      }
+    }
+    agree_on_failure(errors);
+    if (ranks == 1) {
+      for (std::size_t i = 0; i < count; ++i) {
+        sink(slots[i].data(), slots[i].size());
+        out.rows += slots[i].size() / kPositionRowBytes;
+      }
+    } else {
+      mine.clear();
+      for (std::size_t i = 0; i < count; ++i) mine.insert(mine.end(), slots[i].begin(), slots[i].end());
+      const PositionBytes all = processes::gather_on_first(mine);
+      if (rank == 0) {
+        sink(all.data(), all.size());
+        out.rows += all.size() / kPositionRowBytes;
+      }
+    }
+    out.games_done += n;
+  }
+  out.partial = out.games_done < req.games;
+  out.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  return out;
+}
+
+}  // namespace carc::sim

@@ -1,0 +1,105 @@
+// Training data for a learned value (README "Training data: `positions`"; the file format is
+// docs/positions-format.md): every decision of seeded games as one row, the features of its
+// afterstate and the game's outcome.
+//
+// The afterstate of a decision is the State after the colour's placement, meeple and the
+// scoring of what it completed, and after State::end_turn (which only decides whether the
+// game ended and whose turn is next), before the next draw. The features read nothing but
+// that State, which holds what a player may know (board, scores, supplies, stack sizes,
+// unseen tile counts) and never the order of the stacks, which the driver alone holds.
+//
+// Colour slots: slot i (0..5) of a row is colour (mover + 1 + i) mod k, so slot 0 is the
+// colour after the mover in turn order and slot k-1 the mover; slots k..5 are zero. The
+// targets' per-colour scores use the same slots.
+#pragma once
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/state.hpp"
+#include "policies/heuristic.hpp"
+#include "policies/policy.hpp"
+#include "sim/driver/game.hpp"
+#include "sim/stats/stats.hpp"
+
+namespace carc::sim {
+
+// Feature columns: 8 of the position, 24 unseen counts (tile types A..X), then 7 per-colour
+// quantities, each over the 6 slots (quantity-major: score_0..score_5, supply_0..supply_5, ...).
+inline constexpr int kPositionGlobal = 8;
+inline constexpr int kPositionPerSlot = 7;
+inline constexpr int kPositionFeatures = kPositionGlobal + kTileTypes + kPositionPerSlot * kMaxColors;
+// Target columns: the result, the final score per slot, the 14 goals (0 or 1).
+inline constexpr int kPositionTargets = 1 + kMaxColors + kGoalCount;
+// A row: game (uint64), turn (uint16), mover (uint16), the features, the targets (float32),
+// little-endian, packed.
+inline constexpr std::size_t kPositionRowHead = 12;
+inline constexpr std::size_t kPositionRowBytes =
+    kPositionRowHead + 4 * std::size_t(kPositionFeatures + kPositionTargets);
+static_assert(kPositionFeatures == 74 && kPositionTargets == 21 && kPositionRowBytes == 392,
+              "a change of columns is a new format version (docs/positions-format.md)");
+
+// Column names, in order (docs/positions-format.md says what each holds).
+std::vector<std::string> position_feature_columns();
+std::vector<std::string> position_target_columns();
+
+// The features of afterstates. Keeps the heuristic evaluator's tables (default weights):
+// one per thread. extract() allocates nothing.
+class PositionFeatures {
+ public:
+  PositionFeatures();
+  // kPositionFeatures floats for `after`, the afterstate of colour `mover`'s decision.
+  void extract(const State& after, int mover, float* out);
+
+ private:
+  HeuristicEvaluator eval_;
+};
+
+// Rows of kPositionRowBytes bytes each, back to back.
+using PositionBytes = std::vector<unsigned char>;
+
+// Plays one game (the very game play_game plays for the same spec and policies) and appends
+// one row per decision to `rows`, their targets written once the game is over. Allocates
+// nothing when `rows` has capacity for kMaxTiles more rows.
+GameOutcome play_positions_game(const GameSpec& spec, PlacementPolicy& placement,
+                                ScoringPolicy& scoring, PositionFeatures& features,
+                                PositionBytes& rows);
+
+// `positions --mix`: the configuration of game `game` of seed `seed`, from its own stream
+// (Stream::config): with chance 1/2 the rules' 3 colours x 4 meeples, otherwise uniform over
+// the 60 pairs of 2..6 colours and 1..12 meeples (3 x 4 among them).
+Config mixed_config(std::uint64_t seed, std::uint64_t game);
+
+struct PositionsRequest {
+  std::uint64_t seed = 1, first_game = 0, games = 0;
+  Config config;      // every game's configuration, unless `mix`
+  bool mix = false;   // each game's from mixed_config
+  std::string placement = "random", scoring = "random";  // policy specs
+  int threads = 1;    // per process
+  const std::atomic<bool>* stop = nullptr;  // set by a signal handler: finish early
+};
+
+struct PositionsOutcome {
+  std::uint64_t games_done = 0;  // games [first_game, first_game + games_done)
+  std::uint64_t rows = 0;        // rows handed to the sink (process 0)
+  bool partial = false;          // stopped before the requested range was complete
+  double seconds = 0;
+};
+
+// Receives rows, in game order and whole games at a time (process 0 only).
+using PositionSink = std::function<void(const unsigned char* bytes, std::size_t size)>;
+
+// Plays the request on `threads` OpenMP threads in every process of an MPI job (each calls
+// it with the same request): games go in rounds, each round's range split over the processes
+// and their threads, the rows gathered to process 0 and given to `sink` in game order, so
+// what the sink receives does not depend on the thread or process count. A stop is looked
+// at between rounds (all processes agree on it): the games played are a prefix of the
+// range. An exception in any thread of any process stops the work and is thrown here as an
+// InternalError (sim/driver/errors.hpp).
+PositionsOutcome play_positions(const PositionsRequest& req, const PositionSink& sink);
+
+}  // namespace carc::sim
