@@ -71,8 +71,9 @@ void score_and_end_turn(State& s, Env& env, const std::uint16_t* done, int n_don
   s.end_turn();
 }
 
+// One whole turn. Returns whether a tile was placed (false: the turn ended in discards).
 template <TurnEnv Env>
-void play_turn(State& s, Env& env) {
+bool play_turn(State& s, Env& env) {
   MoveBuffer legal;  // not zeroed: only the first n entries are read
   int n = 0;
   const int type = draw_placeable(s, env, legal.data(), n);
@@ -84,6 +85,7 @@ void play_turn(State& s, Env& env) {
     if (n_done > 1) env.order(s, type, done.data(), n_done);
   }
   score_and_end_turn(s, env, done.data(), n_done);
+  return type != kNoType;
 }
 
 // After the last turn: each meeple left on the board, in the order the Env picks.

@@ -158,6 +158,15 @@ int report_interrupted(const std::string& command, const std::string& done, cons
   return 130;
 }
 
+Stacks read_deal_option(const std::string& path, const po::variables_map& vm, GameOptions& g) {
+  Stacks deal = read_deal_file(path);
+  if (!vm["colors"].defaulted() && std::to_string(deal.colors) != g.colors)
+    throw UsageError("--deal " + path + " has " + std::to_string(deal.colors) +
+                     " stacks but --colors is " + g.colors);
+  g.colors = std::to_string(deal.colors);
+  return deal;
+}
+
 Stacks read_deal_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw UsageError("--deal: cannot read " + path + ": " + std::strerror(errno));

@@ -110,6 +110,10 @@ struct GameOptions {
                                       std::vector<int>& meeple_list) const;
 };
 
+// --deal FILE as run and replay take it: the deal, whose number of stacks an explicit
+// --colors must equal (a UsageError otherwise) and which becomes g.colors.
+Stacks read_deal_option(const std::string& path, const po::variables_map& vm, GameOptions& g);
+
 // The options every command over a game range takes: --games (its default given),
 // --first-game, --threads. --games and --first-game are at most `limit`.
 struct RangeOptions {

@@ -43,11 +43,7 @@ int cmd_replay(const std::vector<std::string>& args) {
     throw UsageError("--deal and --from exclude each other (--from reads a game that was played)");
   Stacks deal{};
   if (vm.count("deal")) {
-    deal = read_deal_file(deal_path);
-    if (!vm["colors"].defaulted() && std::to_string(deal.colors) != g.colors)
-      throw UsageError("--deal " + deal_path + " has " + std::to_string(deal.colors) +
-                       " stacks but --colors is " + g.colors);
-    g.colors = std::to_string(deal.colors);
+    deal = read_deal_option(deal_path, vm, g);
   }
   const RunConfig rc = g.resolve();
   const GameSpec spec{Config{rc.colors, rc.meeples}, rc.seed,

@@ -75,11 +75,7 @@ int cmd_run(const Args& args, Embedding* embed) {
   }
   Stacks deal{};
   if (vm.count("deal")) {
-    deal = read_deal_file(deal_path);
-    if (!vm["colors"].defaulted() && std::to_string(deal.colors) != g.colors)
-      throw UsageError("--deal " + deal_path + " has " + std::to_string(deal.colors) +
-                       " stacks but --colors is " + g.colors);
-    g.colors = std::to_string(deal.colors);
+    deal = read_deal_option(deal_path, vm, g);
     if (vm["games"].defaulted()) range.games = "1";
   }
   MatrixRequest req;

@@ -106,23 +106,11 @@ GameOutcome play_positions_game(const GameSpec& spec, PlacementPolicy& placement
   State s = State::initial(spec.cfg);
   DriverEnv<SilentHooks> env(stacks, placement, scoring, spec);
   const std::size_t first = rows.size();
-  MoveBuffer legal;  // not zeroed: only the first n entries are read
-  std::array<std::uint16_t, kMaxCompleted> done;
   std::array<float, kPositionFeatures> f;
-  // play_to_end of core/turn.hpp, turn by turn as play_turn plays it, with a row after
-  // each turn that placed a tile.
+  // play_to_end of core/turn.hpp, with a row after each turn that placed a tile.
   while (!s.ended()) {
     const int mover = s.to_move(), turn = s.turn();
-    int n = 0;
-    const int type = draw_placeable(s, env, legal.data(), n);
-    int n_done = 0;
-    if (type != kNoType) {
-      const Move m = env.choose(s, type, legal.data(), n);
-      n_done = place_tile(s, env, type, m, done.data());
-      if (n_done > 1) env.order(s, type, done.data(), n_done);
-    }
-    score_and_end_turn(s, env, done.data(), n_done);
-    if (type == kNoType) continue;
+    if (!play_turn(s, env)) continue;
     features.extract(s, mover, f.data());
     put_row(rows, spec.game, turn, mover, f.data());
   }
