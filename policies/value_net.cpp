@@ -145,8 +145,18 @@ float ValueNet::evaluate(const float* features, Scratch& scratch) const {
     const int a = sizes_[std::size_t(l)], b = sizes_[std::size_t(l) + 1];
     const float* wl = weights_[std::size_t(l)].data();
     std::copy_n(biases_[std::size_t(l)].data(), b, y);
-    // Input by input, over every output: each output's sum runs in input order.
-    for (int i = 0; i < a; ++i) {
+    // Input by input, over every output: each output's sum runs in input order. Four inputs
+    // a pass, so each output is loaded and stored a quarter as often (same sums, same order).
+    int i = 0;
+    for (; i + 4 <= a; i += 4) {
+      const float x0 = x[i], x1 = x[i + 1], x2 = x[i + 2], x3 = x[i + 3];
+      const float* r0 = wl + std::size_t(i) * std::size_t(b);
+      const float* r1 = r0 + b;
+      const float* r2 = r1 + b;
+      const float* r3 = r2 + b;
+      for (int o = 0; o < b; ++o) y[o] = (((y[o] + x0 * r0[o]) + x1 * r1[o]) + x2 * r2[o]) + x3 * r3[o];
+    }
+    for (; i < a; ++i) {
       const float xi = x[i];
       const float* row = wl + std::size_t(i) * std::size_t(b);
       for (int o = 0; o < b; ++o) y[o] += xi * row[o];

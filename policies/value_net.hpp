@@ -4,9 +4,10 @@
 // the program carries one net built in (policies/value/default.net, compiled into the
 // engine), so a game stays a pure function of (seed, game, spec).
 //
-// evaluate() runs in float32 with plain loops: no framework, no allocation, a few thousand
-// multiply-adds (74 x 64 + 64 x 32 + 32 for the built-in net). The sums run in input order,
-// output by output, so a value is the same on every run of a build.
+// evaluate() runs in float32 with plain loops: no framework, no allocation, about 7,000
+// multiply-adds for the built-in net (74 x 64 + 64 x 32 + 32 x 7), 2.7 microseconds measured
+// on a busy 2-core machine (4 inputs a pass; one at a time took 6.1 there). The sums run in
+// input order, output by output, so a value is the same on every run of a build.
 #pragma once
 #include <array>
 #include <cstdint>

@@ -114,7 +114,7 @@ TEST_CASE("value: the afterstate it values is the one `positions` writes feature
   }
 }
 
-TEST_CASE("value: a game is a function of (seed, game, spec); with one candidate it plays the heuristic's first") {
+TEST_CASE("value: a game is a function of (seed, game, spec), and with one candidate it plays the heuristic's first") {
   auto scoring = make_scoring_policy("best");
   for (std::uint64_t game = 0; game < 8; ++game) {
     const sim::GameSpec spec{{3, 4}, 11, game};
