@@ -14,6 +14,13 @@ void apply_move(State& s, int type, const Move& m, ScoringPolicy& scoring, Rng& 
   for (int i = 0; i < n; ++i) s.score_feature(done[i]);
 }
 
+void play_to_afterstate(State& after, const State& s, int type, const Move& m,
+                        ScoringPolicy& scoring, Rng& rng) {
+  after.copy_from(s);
+  apply_move(after, type, m, scoring, rng);
+  after.end_turn();
+}
+
 void Redeal::deal(const State& s, Rng& rng) {
   int n = 0;
   for (int t = 0; t < kTileTypes; ++t)

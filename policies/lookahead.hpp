@@ -19,6 +19,12 @@ std::unique_ptr<ScoringPolicy> make_lookahead_scoring();
 // completed features in `scoring`'s order. The caller ends the turn (State::end_turn).
 void apply_move(State& s, int type, const Move& m, ScoringPolicy& scoring, Rng& rng);
 
+// The afterstate of a move: `after` becomes `s` with `m` played (apply_move) and the turn
+// ended, before the next draw: the position whose features `carcsolo positions` writes for
+// the decision (policies/afterstate_features.hpp).
+void play_to_afterstate(State& after, const State& s, int type, const Move& m,
+                        ScoringPolicy& scoring, Rng& rng);
+
 // Stacks re-dealt from the unseen tiles of a State: each colour gets as many tiles as its
 // stack holds, in a uniformly random order. A plain value: re-dealing allocates nothing.
 class Redeal {

@@ -14,6 +14,7 @@ void register_greedy();
 void register_heuristic();
 void register_mc();
 void register_search();
+void register_value();
 void register_basic_scoring_orders();
 void register_scoring_orders();
 
@@ -41,6 +42,7 @@ void ensure_builtins() {
     register_heuristic();
     register_mc();
     register_search();
+    register_value();
     register_basic_scoring_orders();
     register_scoring_orders();
     return true;

@@ -21,14 +21,6 @@ static_assert(std::endian::native == std::endian::little,
 
 namespace {
 
-// The per-colour quantities, in column order (docs/positions-format.md).
-constexpr const char* kSlotQuantities[kPositionPerSlot] = {
-    "present", "score", "supply", "on_board", "stack", "expected_points", "expected_returns"};
-
-constexpr int slot_column(int quantity, int slot) {
-  return kPositionGlobal + kTileTypes + quantity * kMaxColors + slot;
-}
-
 void put_row(PositionBytes& rows, std::uint64_t game, int turn, int mover, const float* features) {
   const std::size_t at = rows.size();
   rows.resize(at + kPositionRowBytes);
@@ -57,46 +49,13 @@ void put_targets(PositionBytes& rows, std::size_t first, const State& end) {
 
 }  // namespace
 
-std::vector<std::string> position_feature_columns() {
-  std::vector<std::string> names = {"colors",         "meeples",   "turns_played", "tiles_left",
-                                    "tiles_on_board", "discards",  "ended",        "absorb_share"};
-  for (int t = 0; t < kTileTypes; ++t) names.push_back(std::string("unseen_") + tile_name(t));
-  for (const char* q : kSlotQuantities)
-    for (int slot = 0; slot < kMaxColors; ++slot) names.push_back(q + ("_" + std::to_string(slot)));
-  return names;
-}
+std::vector<std::string> position_feature_columns() { return afterstate_feature_columns(); }
 
 std::vector<std::string> position_target_columns() {
   std::vector<std::string> names = {"result"};
   for (int slot = 0; slot < kMaxColors; ++slot) names.push_back("final_score_" + std::to_string(slot));
   for (const auto id : kGoalIds) names.push_back("goal_" + std::string(id));
   return names;
-}
-
-PositionFeatures::PositionFeatures() : eval_(HeuristicWeights{}) {}
-
-void PositionFeatures::extract(const State& s, int mover, float* out) {
-  std::fill(out, out + kPositionFeatures, 0.0f);
-  const int k = s.colors();
-  out[0] = float(k);
-  out[1] = float(s.meeples_per_color());
-  out[2] = float(s.turn());
-  out[3] = float(s.unseen_total());
-  out[4] = float(s.tiles_on_board());
-  out[5] = float(s.discards());
-  out[6] = s.ended() ? 1.0f : 0.0f;
-  // Once the game has ended nothing more is expected: final scoring follows.
-  PositionExpectations x;
-  if (!s.ended()) x = eval_.expectations(s);
-  out[7] = float(x.absorb_share);
-  for (int t = 0; t < kTileTypes; ++t) out[kPositionGlobal + t] = float(s.unseen(t));
-  for (int slot = 0; slot < k; ++slot) {
-    const int c = (mover + 1 + slot) % k;
-    const float values[kPositionPerSlot] = {
-        1.0f, float(s.score(c)), float(s.supply(c)), float(s.meeples_on_board(c)),
-        float(s.stack_left(c)), float(x.points[c]), float(x.returns[c])};
-    for (int q = 0; q < kPositionPerSlot; ++q) out[slot_column(q, slot)] = values[q];
-  }
 }
 
 GameOutcome play_positions_game(const GameSpec& spec, PlacementPolicy& placement,

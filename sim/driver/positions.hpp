@@ -21,18 +21,15 @@
 #include <vector>
 
 #include "core/state.hpp"
-#include "policies/heuristic.hpp"
+#include "policies/afterstate_features.hpp"
 #include "policies/policy.hpp"
 #include "sim/driver/game.hpp"
 #include "sim/stats/stats.hpp"
 
 namespace carc::sim {
 
-// Feature columns: 8 of the position, 24 unseen counts (tile types A..X), then 7 per-colour
-// quantities, each over the 6 slots (quantity-major: score_0..score_5, supply_0..supply_5, ...).
-inline constexpr int kPositionGlobal = 8;
-inline constexpr int kPositionPerSlot = 7;
-inline constexpr int kPositionFeatures = kPositionGlobal + kTileTypes + kPositionPerSlot * kMaxColors;
+// Feature columns: those of policies/afterstate_features.hpp, the input of the learned value.
+inline constexpr int kPositionFeatures = kAfterstateFeatures;
 // Target columns: the result, the final score per slot, the 14 goals (0 or 1).
 inline constexpr int kPositionTargets = 1 + kMaxColors + kGoalCount;
 // A row: game (uint64), turn (uint16), mover (uint16), the features, the targets (float32),
@@ -47,17 +44,8 @@ static_assert(kPositionFeatures == 74 && kPositionTargets == 21 && kPositionRowB
 std::vector<std::string> position_feature_columns();
 std::vector<std::string> position_target_columns();
 
-// The features of afterstates. Keeps the heuristic evaluator's tables (default weights):
-// one per thread. extract() allocates nothing.
-class PositionFeatures {
- public:
-  PositionFeatures();
-  // kPositionFeatures floats for `after`, the afterstate of colour `mover`'s decision.
-  void extract(const State& after, int mover, float* out);
-
- private:
-  HeuristicEvaluator eval_;
-};
+// The features of afterstates (policies/afterstate_features.hpp): one per thread.
+using PositionFeatures = AfterstateFeatures;
 
 // Rows of kPositionRowBytes bytes each, back to back.
 using PositionBytes = std::vector<unsigned char>;

@@ -1,0 +1,46 @@
+// The features of an afterstate, the input of a learned value (policies/value_net.hpp) and
+// the feature columns of `carcsolo positions` (docs/positions-format.md lists them). One
+// definition for both, so a value plays on exactly the numbers it was trained on.
+//
+// The afterstate of a decision is the State after the colour's placement, meeple and the
+// scoring of what it completed, and after State::end_turn (which only decides whether the
+// game ended and whose turn is next), before the next draw. The features read nothing but
+// that State, which holds what a player may know (board, scores, supplies, stack sizes,
+// unseen tile counts) and never the order of the stacks.
+//
+// Colour slots: slot i (0..5) is colour (mover + 1 + i) mod k, so slot 0 is the colour after
+// the mover in turn order and slot k-1 the mover; slots k..5 are zero.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/state.hpp"
+#include "policies/heuristic.hpp"
+
+namespace carc {
+
+// Feature columns: 8 of the position, 24 unseen counts (tile types A..X), then 7 per-colour
+// quantities, each over the 6 slots (quantity-major: score_0..score_5, supply_0..supply_5, ...).
+inline constexpr int kAfterstateGlobal = 8;
+inline constexpr int kAfterstatePerSlot = 7;
+inline constexpr int kAfterstateFeatures =
+    kAfterstateGlobal + kTileTypes + kAfterstatePerSlot * kMaxColors;
+static_assert(kAfterstateFeatures == 74,
+              "a change of columns is a new positions format and a new value format");
+
+// Column names, in order.
+std::vector<std::string> afterstate_feature_columns();
+
+// The features of afterstates. Keeps the heuristic evaluator's tables (default weights):
+// one per thread. extract() allocates nothing.
+class AfterstateFeatures {
+ public:
+  AfterstateFeatures();
+  // kAfterstateFeatures floats for `after`, the afterstate of colour `mover`'s decision.
+  void extract(const State& after, int mover, float* out);
+
+ private:
+  HeuristicEvaluator eval_;
+};
+
+}  // namespace carc

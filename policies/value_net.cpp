@@ -1,0 +1,171 @@
+#include "policies/value_net.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <stdexcept>
+
+namespace carc {
+namespace {
+
+// The built-in net's text: CMake writes it from policies/value/default.net.
+constexpr std::string_view kBuiltinNet =
+#include "value_default_net.inc"
+    ;
+
+[[noreturn]] void bad(const std::string& what) {
+  throw std::invalid_argument("value net: " + what);
+}
+
+// The text's lines, one at a time, split into words.
+class Lines {
+ public:
+  explicit Lines(std::string_view text) : text_(text) {}
+  std::size_t offset() const { return at_; }
+  bool next(std::vector<std::string_view>& words) {
+    words.clear();
+    if (at_ >= text_.size()) return false;
+    std::size_t end = text_.find('\n', at_);
+    if (end == std::string_view::npos) bad("the last line has no newline");
+    std::string_view line = text_.substr(at_, end - at_);
+    at_ = end + 1;
+    std::size_t i = 0;
+    while (i < line.size()) {
+      while (i < line.size() && line[i] == ' ') ++i;
+      std::size_t j = i;
+      while (j < line.size() && line[j] != ' ') ++j;
+      if (j > i) words.push_back(line.substr(i, j - i));
+      i = j;
+    }
+    return true;
+  }
+
+ private:
+  std::string_view text_;
+  std::size_t at_ = 0;
+};
+
+int to_int(std::string_view w) {
+  int v = 0;
+  const auto r = std::from_chars(w.data(), w.data() + w.size(), v);
+  if (r.ec != std::errc() || r.ptr != w.data() + w.size()) bad("not a whole number: " + std::string(w));
+  return v;
+}
+
+// A float32 written as its bit pattern: 8 hex digits.
+float to_float(std::string_view w) {
+  std::uint32_t bits = 0;
+  const auto r = std::from_chars(w.data(), w.data() + w.size(), bits, 16);
+  if (w.size() != 8 || r.ec != std::errc() || r.ptr != w.data() + w.size())
+    bad("not a float32 bit pattern (8 hex digits): " + std::string(w));
+  return std::bit_cast<float>(bits);
+}
+
+// `words` is `key` followed by `n` floats.
+std::vector<float> floats(const std::vector<std::string_view>& words, std::string_view key, std::size_t n) {
+  if (words.empty() || words[0] != key) bad("expected the line `" + std::string(key) + "`");
+  if (words.size() != n + 1)
+    bad("`" + std::string(key) + "` has " + std::to_string(words.size() - 1) + " values, expected " +
+        std::to_string(n));
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = to_float(words[i + 1]);
+  return v;
+}
+
+}  // namespace
+
+std::string fnv1a64_hex(std::string_view bytes) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const char c : bytes) {
+    h ^= std::uint8_t(c);
+    h *= 0x100000001b3ULL;
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s(16, '0');
+  for (int i = 15; i >= 0; --i, h >>= 4) s[std::size_t(i)] = kHex[h & 15];
+  return s;
+}
+
+ValueNet ValueNet::parse(std::string_view text) {
+  ValueNet net;
+  Lines lines(text);
+  std::vector<std::string_view> w;
+  if (!lines.next(w) || w.size() != 1 || w[0] != "carcsolo-value/1")
+    bad("not a carcsolo-value/1 file (its first line must be `carcsolo-value/1`)");
+  // `info` lines (what made the net) may come first; they are hashed like the rest.
+  while (lines.next(w) && !w.empty() && w[0] == "info") {
+  }
+  if (w.size() < 3 || w[0] != "layers") bad("expected `layers INPUTS WIDTH... OUTPUTS`");
+  net.layers_ = int(w.size()) - 2;
+  if (net.layers_ > kMaxLayers) bad("more than " + std::to_string(kMaxLayers) + " weight layers");
+  for (int l = 0; l <= net.layers_; ++l) {
+    net.sizes_[std::size_t(l)] = to_int(w[std::size_t(l) + 1]);
+    if (net.sizes_[std::size_t(l)] < 1 || net.sizes_[std::size_t(l)] > kMaxWidth)
+      bad("a layer size outside 1.." + std::to_string(kMaxWidth));
+  }
+  if (!lines.next(w) || w.size() != 2 || w[0] != "activation" || w[1] != "relu")
+    bad("expected `activation relu`");
+  const std::size_t in = std::size_t(net.sizes_[0]);
+  lines.next(w);
+  net.shift_ = floats(w, "input_shift", in);
+  lines.next(w);
+  net.scale_ = floats(w, "input_scale", in);
+  lines.next(w);
+  const std::vector<float> out = floats(w, "output", 2);
+  net.out_scale_ = out[0];
+  net.out_shift_ = out[1];
+  for (int l = 0; l < net.layers_; ++l) {
+    const std::size_t a = std::size_t(net.sizes_[std::size_t(l)]), b = std::size_t(net.sizes_[std::size_t(l) + 1]);
+    lines.next(w);
+    net.weights_[std::size_t(l)] = floats(w, "weights", a * b);
+    lines.next(w);
+    net.biases_[std::size_t(l)] = floats(w, "bias", b);
+  }
+  const std::size_t hashed = lines.offset();
+  if (!lines.next(w) || w.size() != 2 || w[0] != "hash") bad("expected `hash HEX` after the last layer");
+  net.hash_ = fnv1a64_hex(text.substr(0, hashed));
+  if (w[1] != net.hash_)
+    bad("the hash does not match the contents (file says " + std::string(w[1]) + ", contents give " +
+        net.hash_ + ")");
+  if (lines.next(w)) bad("text after the `hash` line");
+  return net;
+}
+
+const ValueNet& ValueNet::builtin() {
+  static const ValueNet net = parse(kBuiltinNet);
+  return net;
+}
+
+float ValueNet::evaluate(const float* features, Scratch& scratch) const {
+  float* x = scratch.a.data();
+  float* y = scratch.b.data();
+  const int in = sizes_[0];
+  for (int i = 0; i < in; ++i) x[i] = (features[i] - shift_[std::size_t(i)]) * scale_[std::size_t(i)];
+  for (int l = 0; l < layers_; ++l) {
+    const int a = sizes_[std::size_t(l)], b = sizes_[std::size_t(l) + 1];
+    const float* wl = weights_[std::size_t(l)].data();
+    std::copy_n(biases_[std::size_t(l)].data(), b, y);
+    // Input by input, over every output: each output's sum runs in input order. Four inputs
+    // a pass, so each output is loaded and stored a quarter as often (same sums, same order).
+    int i = 0;
+    for (; i + 4 <= a; i += 4) {
+      const float x0 = x[i], x1 = x[i + 1], x2 = x[i + 2], x3 = x[i + 3];
+      const float* r0 = wl + std::size_t(i) * std::size_t(b);
+      const float* r1 = r0 + b;
+      const float* r2 = r1 + b;
+      const float* r3 = r2 + b;
+      for (int o = 0; o < b; ++o) y[o] = (((y[o] + x0 * r0[o]) + x1 * r1[o]) + x2 * r2[o]) + x3 * r3[o];
+    }
+    for (; i < a; ++i) {
+      const float xi = x[i];
+      const float* row = wl + std::size_t(i) * std::size_t(b);
+      for (int o = 0; o < b; ++o) y[o] += xi * row[o];
+    }
+    if (l + 1 < layers_)
+      for (int o = 0; o < b; ++o) y[o] = std::max(y[o], 0.0f);
+    std::swap(x, y);
+  }
+  return x[0] * out_scale_ + out_shift_;
+}
+
+}  // namespace carc
