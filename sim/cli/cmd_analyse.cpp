@@ -62,6 +62,7 @@ std::string where(const std::string& file, const Document& d) {
 }  // namespace
 
 int cmd_analyse(const Args& args) {
+  std::vector<std::string> files;
   std::string file, out, placement = "heuristic", scoring = "log", rollouts = "32", candidates = "8",
                        seed = "1", games, game, threads = std::to_string(default_threads()), largest = "5";
   po::options_description d(
@@ -86,18 +87,22 @@ int cmd_analyse(const Args& args) {
       ("largest", po::value(&largest)->default_value(largest), "mistakes listed in the summary, 0..1000")
       ("quiet,q", "no summary on stdout");
   po::options_description hidden;
-  hidden.add_options()("file", po::value(&file));
+  hidden.add_options()("file", po::value(&files));
   po::options_description all;
   all.add(d).add(hidden);
   po::positional_options_description pos;
-  pos.add("file", 1);
+  pos.add("file", -1);
   const auto vm = parse(all, args, pos);
   if (vm.count("help")) {
     std::cout << d << "\nExample: carcsolo run --games 10 --placement heuristic --scoring best --log games.jsonl"
                       " && carcsolo analyse games.jsonl --game 3 --out analysis.json\n";
     return 0;
   }
-  if (file.empty()) throw UsageError("analyse needs a log file (carcsolo analyse LOG.jsonl)");
+  if (files.empty()) throw UsageError("analyse needs a log file (carcsolo analyse LOG.jsonl)");
+  if (files.size() > 1)
+    throw UsageError("analyse takes one log file (got " + std::to_string(files.size()) + ": " + files[0] +
+                     ", " + files[1] + (files.size() > 2 ? ", ..." : "") + ")");
+  file = files[0];
   AnalysisOptions opt;
   std::string player;
   try {
