@@ -230,6 +230,12 @@ TEST_CASE("carcsolo analyse: --out, --game, --threads, and its summary") {
   const json g1 = json::parse(carc::test::read_text(d / "g1.json"));
   REQUIRE(g1.at("games").size() == 1);
   CHECK(g1.at("games")[0] == doc.at("games")[1]);
+  CHECK(doc.at("config").at("scoring") == "log");
+  CHECK(doc.at("games")[0].at("rollout_scoring") == carc::canonical_scoring("best"));  // the log's
+  REQUIRE(with({"--game", "1", "--scoring", "as-found", "--out", "af.json", "-q"}).status == 0);
+  const json af = json::parse(carc::test::read_text(d / "af.json"));
+  CHECK(af.at("games")[0].at("rollout_scoring") == carc::canonical_scoring("as-found"));
+  CHECK(af.at("games")[0].at("analysis") != g1.at("games")[0].at("analysis"));
   REQUIRE(with({"--games", "2", "--out", "g2.json", "-q"}).status == 0);
   CHECK(json::parse(carc::test::read_text(d / "g2.json")).at("games").size() == 2);
   // the games' total is the sum of the decisions' losses

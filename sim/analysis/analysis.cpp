@@ -128,7 +128,7 @@ void DecisionAnalyser::analyse(const State& s, int type, std::span<const Placeme
     MoveEstimate& e = out.moves[std::size_t(i)];
     e.move = moves_[std::size_t(i)];
     e.mean = mean;
-    e.stderr_ = R > 1 ? std::sqrt(sq / double(R - 1) / double(R)) : 0.0;
+    e.std_error = R > 1 ? std::sqrt(sq / double(R - 1) / double(R)) : 0.0;
   }
   // Ranks: best mean first, ties in the heuristic's order (insertion sort of indices).
   std::vector<int>& order = order_;

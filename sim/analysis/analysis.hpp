@@ -48,7 +48,7 @@ inline constexpr const char* kKindNames[] = {"none", "road", "city", "monastery"
 struct MoveEstimate {
   Move move;
   double mean = 0;    // expected final result (the lowest final score) after this move
-  double stderr_ = 0; // its standard error over the rollouts
+  double std_error = 0; // its standard error over the rollouts
   int rank = 0;       // 0: the best mean (ties: the heuristic's order)
 };
 

@@ -17,7 +17,7 @@ ojson move_json(int type, const MoveEstimate& e) {
   ojson meeple = nullptr;
   if (e.move.seg != Move::kNoMeeple) meeple = segment_name(type, e.move.at.rot, e.move.seg);
   return {{"x", int(e.move.at.x)}, {"y", int(e.move.at.y)}, {"rot", int(e.move.at.rot)},
-          {"meeple", meeple}, {"mean", e.mean}, {"stderr", e.stderr_}, {"rank", e.rank}};
+          {"meeple", meeple}, {"mean", e.mean}, {"stderr", e.std_error}, {"rank", e.rank}};
 }
 
 ojson ci_json(double mean, double se) { return ojson::array({mean - kZ95 * se, mean + kZ95 * se}); }
