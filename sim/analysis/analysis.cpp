@@ -1,10 +1,19 @@
-// Why the estimate has this shape: the moves of one decision differ by a point or two in
-// expectation while one continuation's result varies by ten or more, so the moves must be
-// compared on the same continuations (the same re-deal and the same policy stream for
-// every move of rollout r); the loss of the played move is then the mean of paired
-// differences, whose spread is far smaller than that of either mean. The continuation is
-// the analysing player itself, so the figures are what that player would make of the
-// position after each move, not what optimal play would.
+// How a decision is valued, in stages:
+//   1. the moves: the heuristic's K best (ranked_candidates: duplicates removed) and the
+//      move played, which replaces its duplicate among them or comes last;
+//   2. rollout r: one re-deal of the unseen tiles and one policy stream, both from
+//      (key, r); every move is played on a copy of the State and continued to the end
+//      on them (common random numbers);
+//   3. each move's mean and standard error; ranks by mean; the loss of the played move
+//      against the best mean, paired over the rollouts, and held out: the best picked on
+//      the even rollouts, measured on the odd ones.
+// Why: the moves of one decision differ by a point or two in expectation while one
+// continuation's result varies by fifteen or more, so the moves are compared on the same
+// continuations. Pairing helps less than one would hope (a different move soon leads the
+// game elsewhere: the paired differences still vary by about as much), which is why the
+// in-sample loss, a maximum over noisy means, is biased upwards and the held-out figure
+// is given beside it. The continuation is the analysing player itself, so the figures are
+// what that player would make of the position after each move, not what optimal play would.
 #include "sim/analysis/analysis.hpp"
 
 #include <algorithm>
