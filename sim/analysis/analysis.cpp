@@ -9,10 +9,11 @@
 //      the even rollouts, measured on the odd ones.
 // Why: the moves of one decision differ by a point or two in expectation while one
 // continuation's result varies by fifteen or more, so the moves are compared on the same
-// continuations. Pairing helps less than one would hope (a different move soon leads the
-// game elsewhere: the paired differences still vary by about as much), which is why the
-// in-sample loss, a maximum over noisy means, is biased upwards and the held-out figure
-// is given beside it. The continuation is the analysing player itself, so the figures are
+// continuations. Pairing helps less than one would hope, as a different move soon leads
+// the game elsewhere: at 32 rollouts over 4 heuristic games (seed 11) the standard error
+// of a paired loss was 2.4 points on average, against 2.7 for the same two means unpaired
+// (a correlation of about 0.2). So the in-sample loss, a maximum over noisy means, is
+// biased upwards, and the held-out figure is given beside it. The continuation is the analysing player itself, so the figures are
 // what that player would make of the position after each move, not what optimal play would.
 #include "sim/analysis/analysis.hpp"
 
