@@ -8,10 +8,14 @@
 #include <cstdlib>
 #include <new>
 
+#include <nlohmann/json.hpp>
+
 #include "policies/policy.hpp"
+#include "sim/analysis/analysis.hpp"
 #include "sim/driver/game.hpp"
 #include "sim/driver/matrix.hpp"
 #include "sim/driver/positions.hpp"
+#include "sim/log/verify.hpp"
 
 namespace {
 
@@ -174,4 +178,36 @@ TEST_CASE("positions: a game's rows, features included, allocate nothing once wa
     CHECK(counter.count() == 0);
     CHECK(decisions > 20 * 10);  // the games were played, with their rows
   }
+}
+
+namespace {
+
+// Analyses one decision of a replayed log twice, the second time counted.
+struct AnalyseOnce : carc::sim::DecisionObserver {
+  carc::sim::DecisionAnalyser analyser{carc::canonical_placement("heuristic"), carc::canonical_scoring("best")};
+  int decision = 0, at = 10;
+  std::uint64_t counted = ~0ull;
+  double loss = -1;
+  void on_decision(const carc::State& s, int type, std::span<const carc::Placement> legal,
+                   const carc::Move& played) override {
+    if (decision++ != at) return;
+    carc::sim::DecisionAnalysis a;
+    analyser.analyse(s, type, legal, played, 1, 8, 4, a);  // warm: buffers grow here
+    CountAllocations counter;
+    analyser.analyse(s, type, legal, played, 2, 8, 4, a);
+    counted = counter.count();
+    loss = a.loss;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("analyse: a decision's rollouts allocate nothing once the analyser is warm") {
+  auto p = carc::make_placement_policy("heuristic");
+  auto s = carc::make_scoring_policy("best");
+  const nlohmann::json log = carc::sim::play_logged_game({{3, 4}, 5, 1}, *p, *s, "heuristic", "best");
+  AnalyseOnce once;
+  REQUIRE(!carc::sim::verify_game_log(log, &once));
+  CHECK(once.loss >= 0);  // the decision was analysed
+  CHECK(once.counted == 0);
 }

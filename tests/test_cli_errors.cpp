@@ -30,7 +30,7 @@ void lay_fixtures(const TempDir& d, const TempDir& shared) {
   carc::test::write_text(d / "bad.json", "{ \"format\": \n");
   carc::test::write_text(d / "other.json", "{\"format\": \"something-else/1\"}\n");
   carc::test::write_text(d / "empty.jsonl", "");
-  for (const char* f : {"r1.json", "r2.json", "r1b.json", "log.jsonl", "deal.txt"})
+  for (const char* f : {"r1.json", "r2.json", "r1b.json", "log.jsonl", "deal.txt", "illegal.jsonl"})
     carc::test::fs::copy_file(shared / f, d / f);
 }
 
@@ -136,6 +136,25 @@ const std::vector<BadCall>& bad_calls() {
       {{"verify", "r1.json"}, "r1.json"},
       {{"verify", "log.jsonl", "nofile.jsonl"}, "nofile.jsonl"},
       {{"verify", "--bogus", "log.jsonl"}, "--bogus"},
+      // analyse
+      {{"analyse"}, "log file"},
+      {{"analyse", "nofile.jsonl"}, "nofile.jsonl"},
+      {{"analyse", "adir"}, "adir"},
+      {{"analyse", "bad.json"}, "bad.json:1: not JSON"},
+      {{"analyse", "other.json"}, "not a game log"},
+      {{"analyse", "r1.json"}, "not a game log"},
+      {{"analyse", "empty.jsonl"}, "empty.jsonl"},
+      {{"analyse", "illegal.jsonl"}, "illegal.jsonl:1: game 0 (seed 1): not a consistent game log: turn 0"},
+      {{"analyse", "illegal.jsonl", "--out", "a.json"}, "x/y/rot"},
+      {{"analyse", "log.jsonl", "--game", "3"}, "--game 3"},
+      {{"analyse", "log.jsonl", "--game", "0", "--games", "1"}, "--games and --game"},
+      {{"analyse", "log.jsonl", "--games", "0"}, "--games"},
+      {{"analyse", "log.jsonl", "--rollouts", "0"}, "--rollouts"},
+      {{"analyse", "log.jsonl", "--candidates", "x"}, "--candidates"},
+      {{"analyse", "log.jsonl", "--threads", "0"}, "--threads"},
+      {{"analyse", "log.jsonl", "--placement", "nosuch"}, "placement"},
+      {{"analyse", "log.jsonl", "--scoring", "nosuch"}, "scoring"},
+      {{"analyse", "log.jsonl", "log.jsonl"}, "log.jsonl"},
       // merge
       {{"merge"}, "input"},
       {{"merge", "nofile.json"}, "nofile.json"},
@@ -229,6 +248,14 @@ TEST_CASE("every bad invocation: exit 2, one line naming the option, no file wri
     }
     carc::test::write_text(shared / "deal.txt", deal);
     made({"replay", "--deal", "deal.txt", "-q", "--out", "deal-game.json"});
+    // an illegal move: the first tile placed far from the start tile
+    nlohmann::json illegal = log;
+    for (auto& t : illegal["turns"])
+      if (!t["discarded"].get<bool>()) {
+        t["x"] = 40;
+        break;
+      }
+    carc::test::write_text(shared / "illegal.jsonl", illegal.dump() + "\n");
   }
 
   for (const auto& row : bad_calls()) {

@@ -156,5 +156,6 @@ int cmd_bench(const Args& args);
 int cmd_merge(const Args& args);
 int cmd_ceiling(const Args& args);
 int cmd_positions(const Args& args);
+int cmd_analyse(const Args& args);
 
 }  // namespace carc::sim

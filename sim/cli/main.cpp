@@ -30,6 +30,7 @@ const Command kCommands[] = {
     {"bench", carc::sim::cmd_bench, "games/s per policy on 1 and all threads, engine micro-benchmarks (--json, --markdown)"},
     {"merge", carc::sim::cmd_merge, "join results files of shards of one study into the file of their union (--out)"},
     {"positions", carc::sim::cmd_positions, "training data: every decision's afterstate features and the game's outcome (--out)"},
+    {"analyse", carc::sim::cmd_analyse, "value every decision of game logs by Monte Carlo: each move's expected result, the loss of the one played (--out)"},
     {"ceiling", carc::sim::cmd_ceiling, "REFERENCE THAT CHEATS, not a policy: the best line a beam finds seeing the stacks (a lower bound on the deal's optimum), beside a policy"},
 };
 

@@ -78,7 +78,7 @@ std::optional<std::vector<std::string>> sorted_strings(const json* j) {
 // consequence with the log.
 class Replayer {
  public:
-  explicit Replayer(const json& log) : log_(log) {}
+  Replayer(const json& log, DecisionObserver* observer) : log_(log), observer_(observer) {}
 
   void run() {
     const json* cfg = get(log_, "config");
@@ -170,7 +170,7 @@ class Replayer {
     if (!me) fail("meeple", "a segment name or null", me);
     if (me->is_null()) {
       if (forced) fail("meeple", "one of " + describe(segment_names(type, rot, free)), "null");
-      return mv;
+      return decided(s, type, legal, n, mv);
     }
     if (!forced)
       fail("meeple", free ? "null (no meeple in supply)" : "null (no free segment)", me);
@@ -179,7 +179,7 @@ class Replayer {
         mv.seg = std::uint8_t(seg);
     if (mv.seg == Move::kNoMeeple)
       fail("meeple", "one of " + describe(segment_names(type, rot, free)), me);
-    return mv;
+    return decided(s, type, legal, n, mv);
   }
 
   void on_place(const State&, int type, const Move& m, std::uint8_t free_mask) {
@@ -273,6 +273,10 @@ class Replayer {
   }
 
  private:
+  Move decided(const State& s, int type, const Placement* legal, int n, const Move& mv) {
+    if (observer_) observer_->on_decision(s, type, {legal, std::size_t(n)}, mv);
+    return mv;
+  }
   [[noreturn]] void fail(const std::string& field, const std::string& expected,
                          const std::string& got) const {
     throw Mismatch{Inconsistency{turn_, at_, field, expected, got}};
@@ -344,6 +348,7 @@ class Replayer {
   }
 
   const json& log_;
+  DecisionObserver* observer_;
   const State* state_ = nullptr;
   const json* turns_ = nullptr;
   const json* entry_ = nullptr;   // the turn entry being replayed
@@ -363,13 +368,15 @@ std::string Inconsistency::message() const {
   return at + ": " + field + ": expected " + expected + ", got " + got;
 }
 
-std::optional<Inconsistency> verify_game_log(const json& log) {
+std::optional<Inconsistency> verify_game_log(const json& log) { return verify_game_log(log, nullptr); }
+
+std::optional<Inconsistency> verify_game_log(const json& log, DecisionObserver* observer) {
   if (!log.is_object()) throw std::runtime_error("not a game log (expected a JSON object)");
   const auto format = log.find("format");
   if (format == log.end() || *format != "carcassonne-solo-log/1")
     throw std::runtime_error("not a game log (\"format\" is not \"carcassonne-solo-log/1\")");
   try {
-    Replayer(log).run();
+    Replayer(log, observer).run();
   } catch (const Mismatch& m) {
     return m.what;
   }

@@ -6,9 +6,12 @@
 #pragma once
 #include <istream>
 #include <optional>
+#include <span>
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
+
+#include "core/state.hpp"
 
 namespace carc::sim {
 
@@ -27,6 +30,20 @@ struct Inconsistency {
 // out of range) is an inconsistency too. Throws std::runtime_error only when `log` is not
 // a game log at all (not an object, or its "format" is not carcassonne-solo-log/1).
 std::optional<Inconsistency> verify_game_log(const nlohmann::json& log);
+
+// Told of every placement decision of a replay (sim/analysis replays a log this way): the
+// State with the tile in hand drawn, the tile, its legal placements and the move the log
+// plays (found legal; `played.seg` is Move::kNoMeeple when no meeple could go). Discarded
+// draws are no decisions and are not reported.
+class DecisionObserver {
+ public:
+  virtual ~DecisionObserver() = default;
+  virtual void on_decision(const State& s, int type, std::span<const Placement> legal,
+                           const Move& played) = 0;
+};
+// The same replay, telling `observer` of each decision as it is reached (a decision is
+// reported only once the log's move for it is found legal).
+std::optional<Inconsistency> verify_game_log(const nlohmann::json& log, DecisionObserver* observer);
 
 // Reads the documents of a log file one at a time: JSON Lines (blank lines skipped), or a
 // file holding one pretty-printed document (what `replay --out` writes).

@@ -1,0 +1,124 @@
+// Where the points go: every placement decision of a game log valued by Monte Carlo from
+// the position the player saw (docs/analysis-format.md).
+//
+// A decision is replayed from the log (sim/log/verify's replay: the log's stacks give the
+// draws, its turns the moves), and each move analysed is played on a copy of the State;
+// the game is then continued to its end `rollouts` times by the analysing player, the
+// unseen tiles re-dealt at random into stacks of the sizes the colours have left. The
+// analysis sees only the Observation (the State and the tile in hand): the log's stacks
+// serve only to reach the decision. Rollout r uses the same re-deal and the same policy
+// stream for every move of a decision (common random numbers), so the moves' differences
+// are estimated paired. Every random number comes from (seed, the game's position in the
+// file, the decision's index, the rollout), so an analysis is a function of (log,
+// options) whatever the number of threads.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/state.hpp"
+#include "policies/heuristic.hpp"
+#include "policies/lookahead.hpp"
+
+namespace carc::sim {
+
+struct AnalysisOptions {
+  std::string placement = "heuristic";  // the analysing player (a placement spec)
+  std::string scoring;                  // rollouts' scoring order; empty: the log's (else best)
+  int rollouts = 32;                    // continuations per move, >= 1
+  int candidates = 8;                   // moves analysed: the heuristic's best K (0: all) + the one played
+  std::uint64_t seed = 1;
+  int threads = 1;                      // OpenMP threads over the decisions of a game
+};
+
+// Game stages by the decision's place among the game's placements: the first third of
+// them, the second, the rest.
+enum class Stage : std::uint8_t { opening, middle, end };
+inline constexpr const char* kStageNames[] = {"opening", "middle", "end"};
+// What the played move did with its meeple: none (no free segment, an empty supply), or
+// the kind of the segment it went on.
+enum class DecisionKind : std::uint8_t { none, road, city, monastery };
+inline constexpr const char* kKindNames[] = {"none", "road", "city", "monastery"};
+
+struct MoveEstimate {
+  Move move;
+  double mean = 0;    // expected final result (the lowest final score) after this move
+  double std_error = 0; // its standard error over the rollouts
+  int rank = 0;       // 0: the best mean (ties: the heuristic's order)
+};
+
+struct DecisionAnalysis {
+  int turn = 0, color = 0, tile = 0;
+  int index = 0;  // among the game's placements
+  Stage stage = Stage::opening;
+  DecisionKind kind = DecisionKind::none;
+  std::vector<MoveEstimate> moves;  // the heuristic's order; the played move included
+  int played = 0, best = 0;         // indices into moves
+  double loss = 0, loss_stderr = 0; // paired: mean over rollouts of best's result - played's
+  // Held out: the move with the best mean over the even rollouts against the played one,
+  // paired over the odd rollouts; free of the selection's optimism, and may be negative.
+  int heldout_best = 0;
+  double heldout = 0, heldout_stderr = 0;
+};
+
+struct GameAnalysis {
+  std::uint64_t index = 0;  // the document's position in the file, from 0
+  nlohmann::json seed, game; // as the log says (null when absent)
+  int colors = 0, meeples = 0;
+  std::string placement_policy, scoring_policy;  // the log's
+  std::string rollout_scoring;                   // the scoring order the rollouts used
+  int result = 0;                                // the log's
+  std::vector<DecisionAnalysis> decisions;
+  double loss() const;         // sum over decisions
+  double loss_stderr() const;  // sqrt of the sum of squared standard errors
+  double heldout() const;      // the same of the held-out estimates
+  double heldout_stderr() const;
+};
+
+// A log that is not a consistent game log: its replay's first inconsistency.
+struct BadLog : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// One thread's means to value the moves of a decision: the analysing player, the scoring
+// order, the State copy, the re-deal and the result buffers (grown once, reused).
+class DecisionAnalyser {
+ public:
+  DecisionAnalyser(const std::string& placement, const std::string& scoring);
+  ~DecisionAnalyser();
+  // Values the moves of the decision (State `s` with `type` in hand, its legal
+  // placements, the move played) with random numbers from `key`; fills `out.moves`,
+  // `played`, `best`, `loss`, `loss_stderr` and the held-out estimate.
+  void analyse(const State& s, int type, std::span<const Placement> legal, Move played,
+               std::uint64_t key, int rollouts, int candidates, DecisionAnalysis& out);
+
+ private:
+  std::unique_ptr<PlacementPolicy> player_;
+  std::unique_ptr<ScoringPolicy> scoring_;
+  HeuristicEvaluator eval_;
+  State sim_;
+  Redeal deal_;
+  std::vector<ScoredMove> ranked_;
+  std::vector<Move> moves_;
+  std::vector<double> results_;  // moves x rollouts
+  std::vector<int> order_;       // moves by rank
+};
+
+// The random-number key of decision `decision` of the game at `index` in the file.
+std::uint64_t decision_key(std::uint64_t seed, std::uint64_t index, int decision);
+
+// Replays `log` (throws BadLog naming the first inconsistency, std::runtime_error when it
+// is not a game log) and analyses every placement decision.
+GameAnalysis analyse_game(const nlohmann::json& log, std::uint64_t index, const AnalysisOptions& opt);
+
+// The analysis document (carcassonne-solo-analysis/1) of the games, and its text summary.
+nlohmann::ordered_json analysis_json(const std::vector<GameAnalysis>& games, const AnalysisOptions& opt,
+                                     const std::string& player_spec);
+std::string analysis_summary(const std::vector<GameAnalysis>& games, int largest);
+
+}  // namespace carc::sim

@@ -1,0 +1,187 @@
+// The analysis document (docs/analysis-format.md) and the text summary of its games.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "sim/analysis/analysis.hpp"
+
+namespace carc::sim {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+constexpr double kZ95 = 1.959963984540054;
+
+ojson move_json(int type, const MoveEstimate& e) {
+  ojson meeple = nullptr;
+  if (e.move.seg != Move::kNoMeeple) meeple = segment_name(type, e.move.at.rot, e.move.seg);
+  return {{"x", int(e.move.at.x)}, {"y", int(e.move.at.y)}, {"rot", int(e.move.at.rot)},
+          {"meeple", meeple}, {"mean", e.mean}, {"stderr", e.std_error}, {"rank", e.rank}};
+}
+
+ojson ci_json(double mean, double se) { return ojson::array({mean - kZ95 * se, mean + kZ95 * se}); }
+
+ojson decision_json(const DecisionAnalysis& d) {
+  ojson moves = ojson::array();
+  for (const auto& m : d.moves) moves.push_back(move_json(d.tile, m));
+  return {{"turn", d.turn},
+          {"color", d.color},
+          {"tile", std::string(1, tile_name(d.tile))},
+          {"index", d.index},
+          {"stage", kStageNames[int(d.stage)]},
+          {"kind", kKindNames[int(d.kind)]},
+          {"moves", moves},
+          {"played", d.played},
+          {"best", d.best},
+          {"played_rank", d.moves[std::size_t(d.played)].rank},
+          {"loss", d.loss},
+          {"loss_stderr", d.loss_stderr},
+          {"loss_ci95", ci_json(d.loss, d.loss_stderr)},
+          {"heldout_best", d.heldout_best},
+          {"heldout", d.heldout},
+          {"heldout_stderr", d.heldout_stderr},
+          {"heldout_ci95", ci_json(d.heldout, d.heldout_stderr)}};
+}
+
+// Loss summed by stage and by kind over some decisions.
+struct Breakdown {
+  double stage_loss[3] = {}, kind_loss[4] = {}, stage_held[3] = {}, kind_held[4] = {};
+  int stage_n[3] = {}, kind_n[4] = {};
+  double loss = 0, var = 0, held = 0, held_var = 0;
+  int n = 0;
+  void add(const DecisionAnalysis& d) {
+    stage_loss[int(d.stage)] += d.loss;
+    ++stage_n[int(d.stage)];
+    kind_loss[int(d.kind)] += d.loss;
+    ++kind_n[int(d.kind)];
+    stage_held[int(d.stage)] += d.heldout;
+    kind_held[int(d.kind)] += d.heldout;
+    loss += d.loss;
+    var += d.loss_stderr * d.loss_stderr;
+    held += d.heldout;
+    held_var += d.heldout_stderr * d.heldout_stderr;
+    ++n;
+  }
+  void add_to(ojson& j) const {
+    j["decisions"] = n;
+    j["loss"] = loss;
+    j["loss_stderr"] = std::sqrt(var);
+    j["loss_ci95"] = ci_json(loss, std::sqrt(var));
+    j["heldout"] = held;
+    j["heldout_stderr"] = std::sqrt(held_var);
+    j["heldout_ci95"] = ci_json(held, std::sqrt(held_var));
+    ojson by_stage = ojson::object(), by_kind = ojson::object();
+    for (int s = 0; s < 3; ++s)
+      by_stage[kStageNames[s]] = {{"decisions", stage_n[s]}, {"loss", stage_loss[s]}, {"heldout", stage_held[s]}};
+    for (int k = 0; k < 4; ++k)
+      by_kind[kKindNames[k]] = {{"decisions", kind_n[k]}, {"loss", kind_loss[k]}, {"heldout", kind_held[k]}};
+    j["loss_by_stage"] = by_stage;
+    j["loss_by_kind"] = by_kind;
+  }
+};
+
+std::string fixed(double v, int places = 2) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.*f", places, v);
+  return b;
+}
+
+std::string move_text(int type, const Move& m) {
+  std::string t = "(" + std::to_string(int(m.at.x)) + "," + std::to_string(int(m.at.y)) + ") rot " +
+                  std::to_string(int(m.at.rot));
+  return t + " " + (m.seg == Move::kNoMeeple ? std::string("no meeple") : segment_name(type, m.at.rot, m.seg));
+}
+
+}  // namespace
+
+nlohmann::ordered_json analysis_json(const std::vector<GameAnalysis>& games, const AnalysisOptions& opt,
+                                     const std::string& player_spec) {
+  ojson doc;
+  doc["format"] = "carcassonne-solo-analysis/1";
+  doc["config"] = {{"player", player_spec},
+                   {"scoring", opt.scoring.empty() ? std::string("log") : opt.scoring},
+                   {"rollouts", opt.rollouts},
+                   {"candidates", opt.candidates},
+                   {"seed", opt.seed}};
+  ojson list = ojson::array();
+  Breakdown all;
+  for (const auto& g : games) {
+    Breakdown b;
+    ojson decisions = ojson::array();
+    for (const auto& d : g.decisions) {
+      b.add(d);
+      all.add(d);
+      decisions.push_back(decision_json(d));
+    }
+    ojson j = {{"index", g.index},
+               {"seed", g.seed},
+               {"game", g.game},
+               {"colors", g.colors},
+               {"meeples", g.meeples},
+               {"placement_policy", g.placement_policy},
+               {"scoring_policy", g.scoring_policy},
+               {"rollout_scoring", g.rollout_scoring},
+               {"result", g.result}};
+    b.add_to(j);
+    j["analysis"] = decisions;
+    list.push_back(j);
+  }
+  ojson total = {{"games", games.size()}};
+  all.add_to(total);
+  doc["total"] = total;
+  doc["games"] = list;
+  return doc;
+}
+
+std::string analysis_summary(const std::vector<GameAnalysis>& games, int largest) {
+  Breakdown all;
+  struct At {
+    const GameAnalysis* g;
+    const DecisionAnalysis* d;
+  };
+  std::vector<At> mistakes;
+  for (const auto& g : games)
+    for (const auto& d : g.decisions) {
+      all.add(d);
+      mistakes.push_back({&g, &d});
+    }
+  // Largest loss first; ties in the file's order (stable).
+  std::stable_sort(mistakes.begin(), mistakes.end(),
+                   [](const At& a, const At& b) { return a.d->loss > b.d->loss; });
+  std::ostringstream o;
+  const double se = std::sqrt(all.var);
+  o << "expected loss: " << fixed(all.loss) << " points over " << all.n << " decisions of "
+    << games.size() << (games.size() == 1 ? " game" : " games") << " (95% CI " << fixed(all.loss - kZ95 * se)
+    << " to " << fixed(all.loss + kZ95 * se) << "), " << fixed(all.n ? all.loss / all.n : 0, 3)
+    << " per decision\n";
+  const double hse = std::sqrt(all.held_var);
+  o << "held out (picked on half the rollouts, measured on the other half; no selection bias): "
+    << fixed(all.held) << " (95% CI " << fixed(all.held - kZ95 * hse) << " to " << fixed(all.held + kZ95 * hse)
+    << "), " << fixed(all.n ? all.held / all.n : 0, 3) << " per decision\n";
+  o << "largest mistakes:\n";
+  for (int i = 0; i < largest && i < int(mistakes.size()); ++i) {
+    const auto& [g, d] = mistakes[std::size_t(i)];
+    if (d->loss <= 0) break;
+    o << "  ";
+    if (games.size() > 1) o << "game #" << g->index << " ";
+    o << "turn " << d->turn << " (colour " << d->color << ", tile " << tile_name(d->tile) << ", "
+      << kStageNames[int(d->stage)] << "): loss " << fixed(d->loss) << " (95% CI "
+      << fixed(d->loss - kZ95 * d->loss_stderr) << " to " << fixed(d->loss + kZ95 * d->loss_stderr)
+      << "); played " << move_text(d->tile, d->moves[std::size_t(d->played)].move) << " (rank "
+      << d->moves[std::size_t(d->played)].rank + 1 << " of " << d->moves.size() << "), best "
+      << move_text(d->tile, d->moves[std::size_t(d->best)].move) << "\n";
+  }
+  o << "loss by stage (decisions, held out):";
+  for (int s = 0; s < 3; ++s)
+    o << "  " << kStageNames[s] << " " << fixed(all.stage_loss[s]) << " (" << all.stage_n[s] << ", "
+      << fixed(all.stage_held[s]) << ")";
+  o << "\nloss by meeple (decisions, held out):";
+  for (int k = 0; k < 4; ++k)
+    o << "  " << kKindNames[k] << " " << fixed(all.kind_loss[k]) << " (" << all.kind_n[k] << ", "
+      << fixed(all.kind_held[k]) << ")";
+  o << "\n";
+  return o.str();
+}
+
+}  // namespace carc::sim
