@@ -8,10 +8,11 @@
 namespace carc {
 namespace {
 
-// The built-in net's text: CMake writes it from policies/value/default.net.
-constexpr std::string_view kBuiltinNet =
+// The built-in net's text: CMake writes its bytes from policies/value/default.net.
+constexpr char kBuiltinNetBytes[] = {
 #include "value_default_net.inc"
-    ;
+};
+constexpr std::string_view kBuiltinNet{kBuiltinNetBytes, sizeof kBuiltinNetBytes};
 
 [[noreturn]] void bad(const std::string& what) {
   throw std::invalid_argument("value net: " + what);
