@@ -159,6 +159,12 @@ std::string until_ci_progress_line(const MatrixOutcome& so_far, double seconds, 
 // only, so it stops at the same game whatever the threads or processes. Covers
 // [first_game, first_game + games_done) like play_matrix; partial only when stopped.
 MatrixOutcome play_sprt(const MatrixRequest& req, const SprtTest& test);
+// play_sprt's progress line: progress_line over `so_far` (every batch so far; none: "0/N
+// games") toward `check_at`, then the LLR read at the last checkpoint `llr_at` with its
+// bounds (once there is one) and the next checkpoint.
+std::string sprt_progress_line(const MatrixOutcome& so_far, double seconds, std::uint64_t check_at,
+                               const SprtTest& test, double llr, std::uint64_t llr_at,
+                               const ProgressText& text, int processes);
 // The LLR of `o`'s first paired difference, and the decision at its games (inconclusive
 // when partial: it stopped between checkpoints).
 double sprt_llr(const SprtTest& test, const MatrixOutcome& o);

@@ -38,6 +38,19 @@ nlohmann::json sprt_record(const MatrixOutcome& o, const SprtTest& test, std::ui
           {"games", o.games_done},   {"cap", cap}};
 }
 
+std::string sprt_progress_line(const MatrixOutcome& so_far, double seconds, std::uint64_t check_at,
+                               const SprtTest& test, double llr, std::uint64_t llr_at,
+                               const ProgressText& text, int processes) {
+  ProgressView all;
+  all.so_far = so_far.acc.empty() ? nullptr : &so_far;  // none yet: just "0/N games"
+  all.range = check_at;
+  all.seconds = seconds;
+  all.processes = processes;
+  std::string line = progress_line(all, text);
+  if (llr_at > 0) line += "  sprt: " + llr_status(test, llr) + " at " + std::to_string(llr_at);
+  return line + "  next check at " + std::to_string(check_at);
+}
+
 MatrixOutcome play_sprt(const MatrixRequest& req, const SprtTest& test) {
   const std::uint64_t cap = req.games;
   MatrixOutcome total;
@@ -47,13 +60,8 @@ MatrixOutcome play_sprt(const MatrixRequest& req, const SprtTest& test) {
     batch.line = [&total, &want, &req, &test](const ProgressView& v) {
       MatrixOutcome so_far = total;
       if (v.so_far && !v.so_far->acc.empty()) so_far.append(*v.so_far);
-      ProgressView all = v;
-      all.so_far = &so_far;
-      all.range = want;
-      all.seconds = total.seconds + v.seconds;
-      std::string line = progress_line(all, req.progress);
-      return line + "  sprt: " + llr_status(test, sprt_llr(test, total)) + " at " +
-             std::to_string(total.games_done) + ", next check at " + std::to_string(want);
+      return sprt_progress_line(so_far, total.seconds + v.seconds, want, test, sprt_llr(test, total),
+                                total.games_done, req.progress, v.processes);
     };
   for (;;) {
     batch.first_game = req.first_game + total.games_done;
