@@ -63,7 +63,7 @@ TEST_CASE("sprt: the LLR n (D1 - D0) (2 mean - D0 - D1) / (2 var) and its decisi
   CHECK(sprt_decide(t, 3.0) == SprtDecision::accept_h1);
 }
 
-TEST_CASE("sprt: fewer than two games say nothing; equal differences decide by their side") {
+TEST_CASE("sprt: fewer than two games say nothing, and equal differences decide by their side") {
   const SprtTest t{0, 1, 0.05, 0.05};
   CHECK(llr_of(t, {}) == 0.0);
   CHECK(llr_of(t, {7}) == 0.0);
