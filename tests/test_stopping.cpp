@@ -105,6 +105,17 @@ TEST_CASE("until_ci_progress_line: every game so far, each rule's half-width, th
         "0 games, next check at 1000");
 }
 
+TEST_CASE("sprt_progress_line: every game so far, the LLR at the last checkpoint, the next check") {
+  const MatrixOutcome o = of_results({72, 58});
+  const carc::sim::SprtTest t{0, 1, 0.05, 0.05};
+  const std::string line = carc::sim::sprt_progress_line(o, 1.0, 200, t, -1.25, 100, mean_text, 1);
+  CHECK(line == "2/200 games  2 games/s  mean 65.000  ETA 1m 39s  sprt: LLR -1.250 in (-2.944, 2.944) at 100  "
+                "next check at 200");
+  // Before any game (nothing to show, nothing read yet): the count alone, no failure.
+  CHECK(carc::sim::sprt_progress_line(MatrixOutcome{}, 0, 100, t, 0, 0, mean_text, 1) ==
+        "0/100 games  next check at 100");
+}
+
 TEST_CASE("duration_text") {
   CHECK(carc::sim::duration_text(0.34) == "0.3s");
   CHECK(carc::sim::duration_text(41.2) == "41s");

@@ -4,6 +4,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -134,6 +136,109 @@ TEST_CASE("compare --until-ci: plays on until the difference's CI is narrow enou
   CHECK((ci[1].get<double>() - ci[0].get<double>()) / 2 <= 0.06);
   CHECK(doc["runs"][0]["config"]["games"] == games);
   CHECK(doc["runs"][0]["config"]["first_game"] == 0);
+}
+
+TEST_CASE("compare --sprt: accepts H1 or H0 at a checkpoint, the same at 1 and 2 threads") {
+  carc::test::TempDir d;
+  const auto sprt = [&](const std::vector<std::string>& policies, const std::string& threads,
+                        const std::string& out, const std::vector<std::string>& more = {}) {
+    std::vector<std::string> args{"compare"};
+    args.insert(args.end(), policies.begin(), policies.end());
+    args.insert(args.end(), {"--scoring", "best", "--sprt", "0,1", "--threads", threads, "--out", out});
+    args.insert(args.end(), more.begin(), more.end());
+    return carc::test::run_carcsolo(args, d.path());
+  };
+  // heuristic is ~17 points above greedy: H1 at the first checkpoint.
+  const std::vector<std::string> stronger{"--placement", "greedy", "--placement", "heuristic"};
+  auto r = sprt(stronger, "1", "h1a.json");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("sprt: accepted H1 (mean difference >= 1) after 100 games: LLR ") != std::string::npos);
+  REQUIRE(sprt(stronger, "2", "h1b.json").status == 0);
+  json a = read_json((d / "h1a.json").string());
+  CHECK(without_performance(a) == without_performance(read_json((d / "h1b.json").string())));
+  const json& s = a["sprt"];
+  CHECK(s["result"] == "H1");
+  CHECK(s["games"] == 100);
+  CHECK(s["cap"] == 1000000);  // --games defaults to the cap of --until-ci
+  CHECK(s["d0"] == 0.0);
+  CHECK(s["d1"] == 1.0);
+  CHECK(s["alpha"] == 0.05);
+  CHECK(s["beta"] == 0.05);
+  CHECK(s["upper"].get<double>() == doctest::Approx(std::log(0.95 / 0.05)));
+  CHECK(s["lower"].get<double>() == doctest::Approx(std::log(0.05 / 0.95)));
+  CHECK(a["config"]["games"] == 100);
+  // The LLR is the formula's over the file's own sums.
+  const json& diff = a["difference"];
+  const double n = 100, m = diff["sum"].get<double>() / n;
+  const double var = (diff["sum_of_squares"].get<double>() - n * m * m) / (n - 1);
+  CHECK(s["llr"].get<double>() == doctest::Approx(n * 1 * (2 * m - 1) / (2 * var)));
+  CHECK(s["llr"].get<double>() >= s["upper"].get<double>());
+
+  // heuristic without its absorb term is ~3.5 points worse: H0, after three checkpoints.
+  const std::vector<std::string> weaker{"--placement", "heuristic", "--placement", "heuristic:absorb=0"};
+  r = sprt(weaker, "1", "h0a.json");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("sprt: accepted H0 (mean difference <= 0) after 300 games: LLR ") != std::string::npos);
+  REQUIRE(sprt(weaker, "2", "h0b.json").status == 0);
+  a = read_json((d / "h0a.json").string());
+  CHECK(without_performance(a) == without_performance(read_json((d / "h0b.json").string())));
+  CHECK(a["sprt"]["result"] == "H0");
+  CHECK(a["sprt"]["games"] == 300);
+  CHECK(a["config"]["games"] == 300);
+  CHECK(a["sprt"]["llr"].get<double>() <= a["sprt"]["lower"].get<double>());
+  // Its first 200 games did not decide: the same command capped at 200 stops there undecided,
+  // over the same games as the prefix.
+  r = sprt(weaker, "2", "cap.json", {"--games", "200"});
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("sprt: inconclusive: stopped at the cap of 200 games: LLR ") != std::string::npos);
+  const json cap = read_json((d / "cap.json").string());
+  CHECK(cap["sprt"]["result"] == "inconclusive");
+  CHECK(cap["sprt"]["cap"] == 200);
+  CHECK(cap["config"]["games"] == 200);
+  // Wider alpha and beta: narrower bounds, so it decides sooner.
+  r = sprt(weaker, "2", "wide.json", {"--sprt-alpha", "0.2", "--sprt-beta", "0.2"});
+  REQUIRE(r.status == 0);
+  const json wide = read_json((d / "wide.json").string());
+  CHECK(wide["sprt"]["result"] == "H0");
+  CHECK(wide["sprt"]["alpha"] == 0.2);
+  CHECK(wide["sprt"]["lower"].get<double>() == doctest::Approx(std::log(0.2 / 0.8)));
+  CHECK(wide["sprt"]["games"].get<int>() < 300);
+
+  // merge refuses SPRT files, even two shards of one test.
+  REQUIRE(sprt(weaker, "2", "next.json", {"--games", "200", "--first-game", "200"}).status == 0);
+  r = carc::test::run_carcsolo({"merge", "cap.json", "next.json", "--out", "m.json"}, d.path());
+  CHECK(r.status == 2);
+  CHECK(r.err.find("cap.json: a compare --sprt file: its decision belongs to its prefix of games") !=
+        std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK_FALSE(fs::exists(d / "m.json"));
+}
+
+TEST_CASE("compare --sprt: bad input is one line and exit status 2") {
+  carc::test::TempDir d;
+  const auto refused = [&](std::vector<std::string> args, const std::string& says) {
+    args.insert(args.begin(), "compare");
+    args.insert(args.end(), {"--games", "100", "--out", "x.json"});
+    const auto r = carc::test::run_carcsolo(args, d.path());
+    CHECK(r.status == 2);
+    CHECK(r.err.find(says) != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_FALSE(fs::exists(d / "x.json"));
+  };
+  refused({"--placement", "greedy", "--placement", "heuristic", "--placement", "random", "--sprt", "0,1"},
+          "give exactly two policies (got 3)");
+  refused({"--placement", "greedy", "--placement", "heuristic", "--sprt", "0,1", "--until-ci", "0.5"},
+          "--sprt and --until-ci are two stopping rules");
+  refused({"--placement", "greedy", "--placement", "heuristic", "--sprt", "1,0"}, "needs D0 < D1");
+  refused({"--placement", "greedy", "--placement", "heuristic", "--sprt", "1"}, "--sprt takes D0,D1");
+  refused({"--placement", "greedy", "--placement", "heuristic", "--sprt", "0,x"}, "--sprt must be a number");
+  refused({"--placement", "greedy", "--placement", "heuristic", "--sprt", "0,1", "--sprt-alpha", "0"},
+          "--sprt-alpha must be a number above 0");
+  refused({"--placement", "greedy", "--placement", "heuristic", "--sprt", "0,1", "--sprt-alpha", "0.5",
+           "--sprt-beta", "0.6"},
+          "add up to less than 1");
+  refused({"--placement", "greedy", "--placement", "heuristic", "--sprt-beta", "0.1"},
+          "--sprt-alpha and --sprt-beta are --sprt's");
 }
 
 TEST_CASE("run --until-ci: stops at a checkpoint and names the exact game range") {

@@ -116,13 +116,13 @@ int cmd_compare(const Args& args, Embedding* embed) {
   RangeOptions range("10000", UINT64_MAX / 4);
   std::vector<std::string> placement, scoring;
   std::vector<std::string> until_ci;
-  std::string max_games, out, per_game;
+  std::string max_games, out, per_game, sprt, sprt_alpha = "0.05", sprt_beta = "0.05";
   po::options_description d(
       "carcsolo compare: play policies on the same seeded games and report paired differences\n\nOptions");
   d.add_options()("help,h", "show this help")
       ("placement", po::value(&placement)->composing(), "placement policy spec; give it once per policy compared (default random)")
       ("scoring", po::value(&scoring)->composing(), "scoring-order policy spec; once per policy, or once for all (default random)");
-  range.add_to(d, "games per policy, >= 2 (with --until-ci: the cap, at most this many; default then 1000000); fewer than run's 100000 by default as each game is played once per policy, and paired differences need fewer games");
+  range.add_to(d, "games per policy, >= 2 (with --until-ci or --sprt: the cap, at most this many; default then 1000000); fewer than run's 100000 by default as each game is played once per policy, and paired differences need fewer games");
   g.add_to(d, false);
   d.add_options()
       ("until-ci", po::value(&until_ci)->composing(),
@@ -130,6 +130,13 @@ int cmd_compare(const Args& args, Embedding* embed) {
        "W a proportion such as 0.01 or a percentage such as 1%): until every paired difference "
        "of that goal's rate has a 95% half-width <= W. Repeatable: all must hold. Plays 1000 "
        "games, then on in batches; --games caps")
+      ("sprt", po::value(&sprt),
+       "D0,D1: a sequential test on the paired differences of the second policy against the "
+       "first, H0 'the mean difference is at most D0 points' against H1 'at least D1' (D0 < "
+       "D1); stops once it accepts one (read every 100 games up to 2000, then every tenth); "
+       "--games caps (default then 1000000). Exactly two policies")
+      ("sprt-alpha", po::value(&sprt_alpha), "--sprt's chance of accepting H1 when H0 holds (default 0.05)")
+      ("sprt-beta", po::value(&sprt_beta), "--sprt's chance of accepting H0 when H1 holds (default 0.05)")
       ("max-games", po::value(&max_games), "the old spelling of --until-ci's cap, kept working: with it, --games is the first batch (default 10000); prefer --games N alone as the cap")
       ("dry-run", "play a few seconds' worth, print the games/s measured and the whole run's estimated time; write nothing")
       ("out", po::value(&out), "write the comparison JSON (carcassonne-solo-compare/1) to FILE")
@@ -138,7 +145,8 @@ int cmd_compare(const Args& args, Embedding* embed) {
   const auto vm = parse(d, args);
   if (vm.count("help")) {
     std::cout << d << "\nDifferences are of each later policy against the first, game by game.\n"
-              << "Example: carcsolo compare --placement random --placement greedy --games 100000\n";
+              << "Example: carcsolo compare --placement random --placement greedy --games 100000\n"
+              << "Example: carcsolo compare --placement greedy --placement heuristic --sprt 0,1\n";
     return 0;
   }
   MatrixStudy study;
@@ -147,6 +155,16 @@ int cmd_compare(const Args& args, Embedding* embed) {
   study.first_game = range.first_game();
   study.ci_rules = parse_until_ci(until_ci);
   const bool adaptive = !study.ci_rules.empty();
+  const bool sequential = vm.count("sprt") > 0;
+  if (!sequential && (vm.count("sprt-alpha") || vm.count("sprt-beta")))
+    throw UsageError("--sprt-alpha and --sprt-beta are --sprt's: give --sprt D0,D1 too");
+  if (sequential) {
+    if (adaptive) throw UsageError("--sprt and --until-ci are two stopping rules: give one of them");
+    if (study.configs.size() != 2)
+      throw UsageError("--sprt tests the second policy against the first: give exactly two policies (got " +
+                       std::to_string(study.configs.size()) + ")");
+    study.sprt = parse_sprt(sprt, sprt_alpha, sprt_beta);
+  }
   if (vm.count("max-games") && !adaptive)
     throw UsageError("--max-games is --until-ci's cap: give --until-ci too, or --games N alone (got --max-games " +
                      max_games + ")");
@@ -157,11 +175,12 @@ int cmd_compare(const Args& args, Embedding* embed) {
     study.ci_first_batch = range.game_count(2);
     cap = parse_count("max-games", max_games, study.ci_first_batch, UINT64_MAX / 4);
   } else {
-    if (adaptive && vm["games"].defaulted()) range.games = kUntilCiGamesDefault;
+    if ((adaptive || sequential) && vm["games"].defaulted()) range.games = kUntilCiGamesDefault;
     cap = range.game_count(2);
     study.ci_first_batch = std::min(kFirstBatch, cap);
   }
   if (adaptive) study.ci_cap = cap;
+  if (sequential) study.sprt_cap = cap;
   const bool dry = vm.count("dry-run") > 0;
   if (dry && embed) throw UsageError("--dry-run is for the command line");
   if (dry) {  // no file is opened
@@ -171,12 +190,15 @@ int cmd_compare(const Args& args, Embedding* embed) {
   MatrixCommand cmd(study, cap, range.thread_count(vm, "compare"), out, per_game, embed,
                     difference_text);
   const MatrixOutcome total =  // without rules: the whole range
-      cmd.play([&](const MatrixRequest& req) { return play_until_ci(req, study.ci_goal()); });
+      cmd.play([&](const MatrixRequest& req) {
+        return study.sprt ? play_sprt(req, *study.sprt) : play_until_ci(req, study.ci_goal());
+      });
   if (!cmd.writer) return total.partial ? 130 : 0;
   auto doc = cmd.write(study, total);
   std::ostringstream summary;
   print_summary(summary, study.configs, total, study.first_game, cmd.req.threads);
   if (adaptive) summary << until_ci_summary(total, study.ci_goal(), cap);
+  if (study.sprt) summary << sprt_summary(total, *study.sprt, cap);
   if (cmd.hand_over(study, doc, summary.str())) return total.partial ? 130 : 0;
   if (!vm.count("quiet")) std::cout << summary.str();
   if (total.partial)

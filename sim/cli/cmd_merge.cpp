@@ -46,6 +46,9 @@ Shard read_shard(const std::string& path) {
   const std::string format = doc.is_object() ? doc.value("format", "") : "";
   Shard s;
   s.path = path;
+  if (format == kCompareFormat && doc.contains("sprt"))
+    throw UsageError(path + ": a compare --sprt file: its decision belongs to its prefix of games, "
+                     "and merging shards would not repeat it; merge does not join such files");
   try {
     if (format == kCompareFormat || format == kSweepFormat) {
       s.kind = format == kCompareFormat ? "compare" : "sweep";

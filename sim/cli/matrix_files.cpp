@@ -238,6 +238,7 @@ json matrix_document(const MatrixStudy& study, const MatrixOutcome& r, int threa
   // Added after the formats' /1 was first written: whether --until-ci's rules were met
   // (the cap may have stopped the run first), as `run` writes it.
   if (!study.ci_rules.empty()) doc["until_ci"] = ci_record(r, study.ci_goal(), study.ci_cap);
+  if (study.sprt) doc["sprt"] = sprt_record(r, *study.sprt, study.sprt_cap);
   if (r.partial) doc["partial"] = true;
   return doc;
 }

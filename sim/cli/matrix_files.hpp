@@ -4,6 +4,7 @@
 // writes. One writer for both, so the two cannot drift apart.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,10 @@ struct MatrixStudy {
   std::vector<CiRule> ci_rules;
   std::uint64_t ci_cap = 0, ci_first_batch = 0;
   CiGoal ci_goal() const;
+  // compare --sprt: the test and its cap; the document then has the `sprt` record
+  // (sprt_record). Not read back: `merge` refuses such files.
+  std::optional<SprtTest> sprt;
+  std::uint64_t sprt_cap = 0;
   // sweep: the lists (configs: placement outer, then colours, meeples inner) and the
   // targets. One placement: the file has no `config.placements` (as before there were more).
   std::vector<std::string> placements;

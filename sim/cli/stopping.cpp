@@ -69,6 +69,43 @@ std::vector<CiRule> parse_until_ci(const std::vector<std::string>& specs) {
   return rules;
 }
 
+SprtTest parse_sprt(const std::string& spec, const std::string& alpha, const std::string& beta) {
+  SprtTest t;
+  const auto comma = spec.find(',');
+  if (comma == std::string::npos || spec.find(',', comma + 1) != std::string::npos)
+    throw UsageError("--sprt takes D0,D1: two numbers of points, D0 < D1 (got '" + spec + "')");
+  t.d0 = parse_real("sprt", spec.substr(0, comma), -1e9, 1e9);
+  t.d1 = parse_real("sprt", spec.substr(comma + 1), -1e9, 1e9);
+  if (!(t.d0 < t.d1))
+    throw UsageError("--sprt D0,D1 needs D0 < D1 (H0: the mean difference is at most D0, H1: at least D1) "
+                     "(got '" + spec + "')");
+  t.alpha = parse_real("sprt-alpha", alpha, 0, 1, true);
+  t.beta = parse_real("sprt-beta", beta, 0, 1, true);
+  if (t.alpha >= 1 || t.beta >= 1 || t.alpha + t.beta >= 1)
+    throw UsageError("--sprt-alpha and --sprt-beta must each be below 1 and add up to less than 1 (got " +
+                     alpha + " and " + beta + ")");
+  return t;
+}
+
+std::string sprt_summary(const MatrixOutcome& r, const SprtTest& t, std::uint64_t cap) {
+  const double llr = sprt_llr(t, r);
+  char buf[320];
+  const SprtDecision d = sprt_decision(t, r);
+  if (d == SprtDecision::accept_h1)
+    std::snprintf(buf, sizeof buf, "sprt: accepted H1 (mean difference >= %g) after %s: LLR %.3f >= %.3f", t.d1,
+                  games_text(r.games_done).c_str(), llr, t.upper());
+  else if (d == SprtDecision::accept_h0)
+    std::snprintf(buf, sizeof buf, "sprt: accepted H0 (mean difference <= %g) after %s: LLR %.3f <= %.3f", t.d0,
+                  games_text(r.games_done).c_str(), llr, t.lower());
+  else
+    std::snprintf(buf, sizeof buf, "sprt: inconclusive: %s %s: LLR %.3f in (%.3f, %.3f)",
+                  r.partial ? "interrupted after" : "stopped at the cap of",
+                  games_text(r.partial ? r.games_done : cap).c_str(), llr, t.lower(), t.upper());
+  std::string out = buf;
+  std::snprintf(buf, sizeof buf, " (H0 <= %g, H1 >= %g, alpha %g, beta %g)\n", t.d0, t.d1, t.alpha, t.beta);
+  return out + buf;
+}
+
 std::string until_ci_summary(const MatrixOutcome& r, const CiGoal& goal, std::uint64_t cap) {
   std::string out;
   for (const auto& rule : goal.rules)

@@ -16,6 +16,15 @@ namespace carc::sim {
 // naming the option.
 std::vector<CiRule> parse_until_ci(const std::vector<std::string>& specs);
 
+// compare --sprt D0,D1 with --sprt-alpha and --sprt-beta (each a number in (0, 1), their
+// sum below 1): D0 < D1, any real numbers of points. Anything else is a UsageError naming
+// the option.
+SprtTest parse_sprt(const std::string& spec, const std::string& alpha, const std::string& beta);
+
+// The summary's --sprt line after the games of `r`, with the cap `cap`: the decision (or
+// why none), the LLR and its bounds, the hypotheses, alpha and beta.
+std::string sprt_summary(const MatrixOutcome& r, const SprtTest& test, std::uint64_t cap);
+
 // The --games default of compare and sweep with --until-ci (the cap; run keeps its own).
 inline constexpr const char* kUntilCiGamesDefault = "1000000";
 // The games of --until-ci's first batch, and its least step after it (the cap if fewer).

@@ -20,6 +20,7 @@
 #include "policies/policy.hpp"
 #include "sim/driver/deal.hpp"
 #include "sim/stats/paired_diff.hpp"
+#include "sim/stats/sprt.hpp"
 #include "sim/stats/stats.hpp"
 
 namespace carc::sim {
@@ -151,6 +152,25 @@ MatrixOutcome play_until_ci(const MatrixRequest& req, const CiGoal& goal);
 // first batch started, `check_at` the end of the current batch.
 std::string until_ci_progress_line(const MatrixOutcome& so_far, double seconds, std::uint64_t check_at,
                                    const CiGoal& goal, const ProgressText& text, int processes);
+
+// compare --sprt: plays req.games as a cap in batches that end at the test's checkpoints
+// (sprt_next_checkpoint), reading it on configuration 1's paired difference against
+// configuration 0 after each, until a bound is crossed or the cap is reached. Exact sums
+// only, so it stops at the same game whatever the threads or processes. Covers
+// [first_game, first_game + games_done) like play_matrix; partial only when stopped.
+MatrixOutcome play_sprt(const MatrixRequest& req, const SprtTest& test);
+// play_sprt's progress line: progress_line over `so_far` (every batch so far; none: "0/N
+// games") toward `check_at`, then the LLR read at the last checkpoint `llr_at` with its
+// bounds (once there is one) and the next checkpoint.
+std::string sprt_progress_line(const MatrixOutcome& so_far, double seconds, std::uint64_t check_at,
+                               const SprtTest& test, double llr, std::uint64_t llr_at,
+                               const ProgressText& text, int processes);
+// The LLR of `o`'s first paired difference, and the decision at its games (inconclusive
+// when partial: it stopped between checkpoints).
+double sprt_llr(const SprtTest& test, const MatrixOutcome& o);
+SprtDecision sprt_decision(const SprtTest& test, const MatrixOutcome& o);
+// The file's `sprt` record: d0, d1, alpha, beta, lower, upper, llr, result, games, cap.
+nlohmann::json sprt_record(const MatrixOutcome& o, const SprtTest& test, std::uint64_t cap);
 
 int default_threads();
 
