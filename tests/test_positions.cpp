@@ -344,7 +344,8 @@ TEST_CASE("positions command: the rows equal the game logs of `run --log`, which
     REQUIRE_MESSAGE(run.status == 0, run.err);
     const std::string log = test::read_text(d / name);
     logs += log;
-    INFO("game " << game);
+    const std::uint64_t this_game = game;  // a structured binding cannot be captured (clang 14)
+    INFO("game " << this_game);
     check_against_log(rows, nlohmann::json::parse(log));
   }
   test::write_text(d / "all.jsonl", logs);
@@ -392,7 +393,8 @@ TEST_CASE("positions command: bad options are one line, exit status 2, and no fi
   for (const auto& [args, names] : bad) {
     TempDir d;
     const auto r = run_carcsolo(args, d.path());
-    INFO(args.size() << " args, stderr: " << r.err);
+    const std::size_t n_args = args.size();  // a structured binding cannot be captured (clang 14)
+    INFO(n_args << " args, stderr: " << r.err);
     CHECK(r.status == 2);
     CHECK(r.out.empty());
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
