@@ -365,7 +365,12 @@ def policy_table_section(d, steps):
         text = f.read()
     # One level below this page's sections.
     text = "\n".join("##" + line if line.startswith("#") else line for line in text.splitlines())
-    out = ["## Policy table\n", f"From [policies.md](policies.md) and policies.json.\n", text]
+    source = "From [policies.md](policies.md) and policies.json."
+    if not any(s["name"] == "policy table" for s in steps):
+        source += (" This run of `scripts/study` skipped the policy table "
+                   "(`STUDY_SKIP_POLICY_TABLE`): both files are from an earlier run of "
+                   "`scripts/policy_table`, which the git history of results/ dates.")
+    out = ["## Policy table\n", source + "\n", text]
     if os.path.exists(os.path.join(d, "policies-hist.png")):
         out.append("\n![policies](policies-hist.png)\n")
     out.append(steps_section(steps, {"policy table"}))
