@@ -128,7 +128,7 @@ int cmd_ceiling(const Args& args) {
   range.add_to(d, "number of games, >= 1");
   g.add_to(d, false);
   d.add_options()
-      ("width", po::value(&width)->default_value(width), "beam width, 1..4096 (positions kept per turn); time grows about linearly: 1024 takes about 1 CPU-second per game on a 2-core machine (plus the --against policy's own time), 64 about a twentieth of that; time --games 4 first. 1024 found a better line than search's in 48 of 50 games")
+      ("width", po::value(&width)->default_value(width), "beam width, 1..4096 (positions kept per turn); time grows with it, less than in proportion: 1024 takes about 1 CPU-second per game on a 2-core machine (plus the --against policy's own time), 64 about 0.2; time --games 4 first. 1024 found a better line than search's in 48 of 50 games")
       ("against", po::value(&against)->default_value(against), "the placement policy played on the same games (scoring `best`)")
       ("out", po::value(&out), "write the results JSON (the ceiling's results, `against`, `per_game`) to FILE")
       ("log", po::value(&log), "write the ceiling's best line of the first games as game logs (JSON Lines) to FILE")
