@@ -29,28 +29,31 @@
 
 namespace carc::sim {
 
-double GameAnalysis::loss() const {
+namespace {
+
+// Over a game's decisions: the sum of one estimate, and the standard error of that sum
+// (the decisions' rollouts are independent).
+double sum_of(const std::vector<DecisionAnalysis>& ds, double DecisionAnalysis::*x) {
   double t = 0;
-  for (const auto& d : decisions) t += d.loss;
+  for (const auto& d : ds) t += d.*x;
   return t;
 }
 
+double stderr_of_sum(const std::vector<DecisionAnalysis>& ds, double DecisionAnalysis::*se) {
+  double v = 0;
+  for (const auto& d : ds) v += d.*se * (d.*se);
+  return std::sqrt(v);
+}
+
+}  // namespace
+
+double GameAnalysis::loss() const { return sum_of(decisions, &DecisionAnalysis::loss); }
 double GameAnalysis::loss_stderr() const {
-  double v = 0;
-  for (const auto& d : decisions) v += d.loss_stderr * d.loss_stderr;
-  return std::sqrt(v);
+  return stderr_of_sum(decisions, &DecisionAnalysis::loss_stderr);
 }
-
-double GameAnalysis::heldout() const {
-  double t = 0;
-  for (const auto& d : decisions) t += d.heldout;
-  return t;
-}
-
+double GameAnalysis::heldout() const { return sum_of(decisions, &DecisionAnalysis::heldout); }
 double GameAnalysis::heldout_stderr() const {
-  double v = 0;
-  for (const auto& d : decisions) v += d.heldout_stderr * d.heldout_stderr;
-  return std::sqrt(v);
+  return stderr_of_sum(decisions, &DecisionAnalysis::heldout_stderr);
 }
 
 std::uint64_t decision_key(std::uint64_t seed, std::uint64_t index, int decision) {

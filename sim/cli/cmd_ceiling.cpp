@@ -28,13 +28,15 @@ namespace {
 
 struct PerGame {
   GameOutcome ceiling, against;
-  int beam_alone = -1;  // CeilingLine::beam_alone_result
+  int beam_alone = -1;     // CeilingLine::beam_alone_result
+  std::vector<Move> line;  // the best line's moves, kept for the games --log records
 };
 
 struct CeilingRun {
   RunConfig rc;  // the games; placement names the ceiling, scoring "best"
   std::string against;
   int width = 64, threads = 1;
+  std::uint64_t logged = 0;    // the first games, whose lines --log writes
   std::vector<PerGame> games;  // [0, done) are played
   std::uint64_t done = 0;
   double seconds = 0;
@@ -65,6 +67,7 @@ void play_all(CeilingRun& run) {
                                  std::to_string(game) + ")");
         g.ceiling = best.outcome;
         g.beam_alone = best.beam_alone_result;
+        if (i < run.logged) g.line = best.moves;
         const std::uint64_t f = ++finished;
         if (progress && omp_get_thread_num() == 0)
           std::fprintf(stderr, "\r%llu/%llu games   ", static_cast<unsigned long long>(f),
@@ -154,7 +157,7 @@ int cmd_ceiling(const Args& args) {
   }
   if (vm.count("log-games") && !vm.count("log"))
     throw UsageError("--log-games needs --log FILE (got --log-games " + log_games + " alone)");
-  const std::uint64_t n_log =
+  run.logged =
       !vm.count("log") ? 0
       : vm.count("log-games") ? parse_count("log-games", log_games, 1, run.rc.games)
                               : std::min<std::uint64_t>(run.rc.games, 10);
@@ -174,13 +177,10 @@ int cmd_ceiling(const Args& args) {
   if (log_file.is_open()) {
     const Config cfg{run.rc.colors, run.rc.meeples};
     const std::string label = run.rc.placement_policy + " (reference: sees the stacks)";
-    auto placement = make_placement_policy(run.against);
-    auto scoring = make_scoring_policy("best");
-    for (std::uint64_t i = 0; i < std::min(n_log, run.done); ++i) {
+    for (std::uint64_t i = 0; i < std::min(run.logged, run.done); ++i) {
+      const PerGame& g = run.games[i];
       const std::uint64_t game = run.rc.first_game + i;
-      const std::vector<Move> moves =
-          policy_line(cfg, run.rc.seed, game, *placement, *scoring, nullptr);
-      const CeilingLine line = clairvoyant_ceiling(cfg, run.rc.seed, game, run.width, moves);
+      const CeilingLine line{g.ceiling, g.line, g.beam_alone};
       log_file.write(ceiling_log(cfg, run.rc.seed, game, line, label).dump() + "\n");
     }
     log_file.commit();
