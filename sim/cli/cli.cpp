@@ -111,6 +111,17 @@ po::variables_map parse(const po::options_description& d, const Args& args) {
   return parse(d, args, po::positional_options_description{});
 }
 
+po::variables_map parse_with_files(const po::options_description& d, const Args& args,
+                                   std::vector<std::string>& files, const char* name) {
+  po::options_description hidden;
+  hidden.add_options()(name, po::value(&files));
+  po::options_description all;
+  all.add(d).add(hidden);
+  po::positional_options_description pos;
+  pos.add(name, -1);
+  return parse(all, args, pos);
+}
+
 po::variables_map parse(const po::options_description& d, const Args& args,
                         const po::positional_options_description& positional) {
   // Stray arguments are collected under a hidden name so the message can quote one.

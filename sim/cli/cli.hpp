@@ -42,6 +42,10 @@ std::vector<int> parse_int_list(const std::string& opt, const std::string& text,
 po::variables_map parse(const po::options_description& d, const Args& args);
 po::variables_map parse(const po::options_description& d, const Args& args,
                         const po::positional_options_description& positional);
+// `d` and the file names of the usage line (every argument that is not an option) into
+// `files`, through a hidden option `name` that --help does not show.
+po::variables_map parse_with_files(const po::options_description& d, const Args& args,
+                                   std::vector<std::string>& files, const char* name = "file");
 
 // The output file of option --opt (an AtomicFile, opened before the work starts); a path
 // that cannot be written is a UsageError naming the option.

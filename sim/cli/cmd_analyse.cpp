@@ -86,13 +86,7 @@ int cmd_analyse(const Args& args) {
       ("out", po::value(&out), "write the analysis (JSON) to FILE")
       ("largest", po::value(&largest)->default_value(largest), "mistakes listed in the summary, 0..1000")
       ("quiet,q", "no summary on stdout");
-  po::options_description hidden;
-  hidden.add_options()("file", po::value(&files));
-  po::options_description all;
-  all.add(d).add(hidden);
-  po::positional_options_description pos;
-  pos.add("file", -1);
-  const auto vm = parse(all, args, pos);
+  const auto vm = parse_with_files(d, args, files);
   if (vm.count("help")) {
     std::cout << d << "\nExample: carcsolo run --games 10 --placement heuristic --scoring best --log games.jsonl"
                       " && carcsolo analyse games.jsonl --game 3 --out analysis.json\n";

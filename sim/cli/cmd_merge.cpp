@@ -209,13 +209,7 @@ int cmd_merge(const Args& args) {
   d.add_options()("help,h", "show this help")
       ("out", po::value(&out), "write the merged file to FILE (otherwise: a summary only)")
       ("quiet,q", "no summary on stdout");
-  po::options_description hidden;  // the FILE... of the usage line, not shown as an option
-  hidden.add_options()("input", po::value(&inputs));
-  po::options_description all;
-  all.add(d).add(hidden);
-  po::positional_options_description pos;
-  pos.add("input", -1);
-  const auto vm = parse(all, args, pos);
+  const auto vm = parse_with_files(d, args, inputs, "input");
   if (vm.count("help")) {
     std::cout << d << "\nExample: carcsolo merge shard-*.json --out all.json\n";
     return 0;

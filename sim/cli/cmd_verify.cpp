@@ -34,13 +34,7 @@ int cmd_verify(const std::vector<std::string>& args) {
       "2: a file that cannot be read or is not game logs.\n\n"
       "usage: carcsolo verify LOG.jsonl [LOG ...]\n\nOptions");
   d.add_options()("help,h", "show this help")("quiet,q", "no summary line");
-  po::options_description hidden;
-  hidden.add_options()("file", po::value(&files));
-  po::options_description all;
-  all.add(d).add(hidden);
-  po::positional_options_description pos;
-  pos.add("file", -1);
-  const auto vm = parse(all, args, pos);
+  const auto vm = parse_with_files(d, args, files);
   if (vm.count("help")) {
     std::cout << d << "\nExample: carcsolo run --games 100 --log games.jsonl --log-games 100 && carcsolo verify games.jsonl\n";
     return 0;
