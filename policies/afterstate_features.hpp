@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/state.hpp"
-#include "policies/heuristic.hpp"
+#include "policies/heuristic/heuristic.hpp"
 
 namespace carc {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <span>
 
-#include "policies/heuristic.hpp"
+#include "policies/heuristic/heuristic.hpp"
 
 namespace carc {
 

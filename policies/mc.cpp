@@ -17,7 +17,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "policies/heuristic.hpp"
+#include "policies/heuristic/heuristic.hpp"
 #include "policies/lookahead.hpp"
 
 namespace carc {

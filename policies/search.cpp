@@ -13,7 +13,7 @@
 // The heuristic values the meeple economy beyond the rollout from the unseen tiles
 // (features' odds to finish, tiles placeable without a meeple); the rollouts play out the
 // turns that decide whether a colour will be forced to place a meeple it does not have.
-// What the paired measurements behind this shape found (README, "Placement policies"):
+// What the paired measurements behind this shape found (docs/policies.md):
 // rollouts to the game's end cannot rank moves (one rollout's result varies by about 15
 // points between moves whose values differ by 1); expectimax with exact chance nodes two
 // draws deep is weaker than truncated rollouts two rounds long at equal cost; rollouts of

@@ -13,8 +13,8 @@
 // 2048 afterstate values learned from play beat state and action values for 1-ply play
 // (Szubert and Jaśkowski 2014). The heuristic's hand-set terms cannot see how the meeple
 // economy decides games many turns later; a value fitted to games' outcomes can. The net is
-// trained by scripts/train on `positions` data of seeds no evaluation uses (README,
-// "Placement policies" gives the commands, the data and its measured strength).
+// trained by scripts/train on `positions` data of seeds no evaluation uses (docs/policies.md
+// gives the commands, the data and its measured strength).
 //
 // Cost: per candidate one State copy, one move, the features (one heuristic expectations()
 // of the afterstate) and one net evaluation of a few thousand multiply-adds. The budget is

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "policies/heuristic.hpp"
+#include "policies/heuristic/heuristic.hpp"
 #include "tests/seeded_games.hpp"
 
 namespace carc::test {

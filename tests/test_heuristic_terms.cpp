@@ -1,4 +1,4 @@
-// The heuristic's terms one by one (policies/heuristic_terms.hpp, HeuristicEvaluator::terms):
+// The heuristic's terms one by one (policies/heuristic/terms.hpp, HeuristicEvaluator::terms):
 // on scripted boards, each term's sign and its exact value (or bounds, where it rests on
 // chances), and on the positions of seeded games that the terms add up to what
 // evaluate() gives.
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/turn.hpp"
-#include "policies/heuristic.hpp"
+#include "policies/heuristic/heuristic.hpp"
 #include "policies/lookahead.hpp"
 #include "sim/driver/deal.hpp"
 #include "tests/scenario.hpp"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/turn.hpp"
-#include "policies/heuristic.hpp"
+#include "policies/heuristic/heuristic.hpp"
 #include "policies/lookahead.hpp"
 #include "policies/placement_analysis.hpp"
 #include "policies/policy.hpp"

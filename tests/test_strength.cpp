@@ -107,7 +107,7 @@ TEST_CASE("strength: mc beats heuristic") {
   check_stronger("heuristic", "mc:rollouts=4", {3, 6}, 40);
 }
 
-// The cheap setting of README's table against mc at a budget of similar cost.
+// The cheap setting of docs/policies.md's table against mc at a budget of similar cost.
 TEST_CASE("strength: search beats mc") {
   check_stronger("mc:rollouts=4",
                  "search:candidates=10,filter=0,beam=8,rollouts=10,turns=3,halving=0",

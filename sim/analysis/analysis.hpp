@@ -22,7 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/state.hpp"
-#include "policies/heuristic.hpp"
+#include "policies/heuristic/heuristic.hpp"
 #include "policies/lookahead.hpp"
 
 namespace carc::sim {

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/turn.hpp"
-#include "policies/heuristic.hpp"
+#include "policies/heuristic/heuristic.hpp"
 #include "policies/lookahead.hpp"
 #include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"

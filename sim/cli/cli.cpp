@@ -361,7 +361,7 @@ void RangeOptions::add_to(po::options_description& d, const char* games_help) {
   d.add_options()
       ("games", po::value(&games)->default_value(games), games_help)
       ("first-game", po::value(&first)->default_value(first), "index of the first game (to split a study into shards)")
-      ("threads", po::value(&threads)->default_value(threads), "worker threads per process (default: all cores; under mpirun the cores mpirun lets a process use, often 1: see README \"Large runs\")");
+      ("threads", po::value(&threads)->default_value(threads), "worker threads per process (default: all cores; under mpirun the cores mpirun lets a process use, often 1: see docs/large-runs.md)");
 }
 
 std::uint64_t RangeOptions::game_count(std::uint64_t at_least) const {

@@ -12,7 +12,7 @@
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
 
-#include "policies/heuristic.hpp"
+#include "policies/heuristic/heuristic.hpp"
 #include "policies/policy.hpp"
 #include "sim/analysis/analysis.hpp"
 #include "sim/cli/cli.hpp"

@@ -1,4 +1,4 @@
-// Errors by kind (README "Robustness"). Bad input is the command line's business (a
+// Errors by kind (docs/robustness.md). Bad input is the command line's business (a
 // UsageError, exit status 2). An InternalError is a broken invariant: a logic_error from the
 // engine or any exception that escaped a worker thread; the program reports it as
 // "internal error: ..." with exit status 3 and writes no output file.

@@ -1,4 +1,4 @@
-// Training data for a learned value (README "Training data: `positions`"; the file format is
+// Training data for a learned value (docs/training.md; the file format is
 // docs/positions-format.md): every decision of seeded games as one row, the features of its
 // afterstate and the game's outcome.
 //

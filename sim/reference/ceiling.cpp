@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/turn.hpp"
-#include "policies/heuristic.hpp"
+#include "policies/heuristic/heuristic.hpp"
 #include "policies/lookahead.hpp"
 #include "sim/driver/deal.hpp"
 #include "sim/driver/game.hpp"

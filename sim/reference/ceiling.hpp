@@ -5,7 +5,7 @@
 //
 // Per turn, every state of the beam draws its colour's next tile from the real stack
 // (discarding forced ones as the rules say); every move (placement, meeple segment) of
-// every state is valued by the heuristic's evaluation (policies/heuristic.hpp) and
+// every state is valued by the heuristic's evaluation (policies/heuristic/heuristic.hpp) and
 // scored with the `best` order; the `width` best distinct children form the next beam.
 // Children that are the same position are kept once: tiles that look the same in two
 // rotations, same-type tiles placed in swapped order, the same meeples. A game's answer

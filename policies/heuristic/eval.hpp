@@ -1,9 +1,9 @@
-// The state of HeuristicEvaluator (policies/heuristic.hpp) and what it computes, by what
-// it depends on: per turn (begin_turn, heuristic_turn.cpp) the chances of every unfinished
+// The state of HeuristicEvaluator (policies/heuristic/heuristic.hpp) and what it computes, by what
+// it depends on: per turn (begin_turn, turn.cpp) the chances of every unfinished
 // feature and the expectations of those with meeples; per cell (load_cell,
-// heuristic_cell.cpp) the board around it, shared by every rotation of the tile there;
-// per placement (heuristic_cell.cpp) the features the tile joins and the changes to the
-// expectations; per meeple option (heuristic_move.cpp) the terms of heuristic_terms.hpp.
+// cell.cpp) the board around it, shared by every rotation of the tile there;
+// per placement (cell.cpp) the features the tile joins and the changes to the
+// expectations; per meeple option (move.cpp) the terms of terms.hpp.
 // Internal to the heuristic's files.
 #pragma once
 #include <algorithm>
@@ -14,8 +14,8 @@
 #include <cstring>
 #include <vector>
 
-#include "policies/heuristic.hpp"
-#include "policies/heuristic_odds.hpp"
+#include "policies/heuristic/heuristic.hpp"
+#include "policies/heuristic/odds.hpp"
 #include "policies/placement_analysis.hpp"
 #include "policies/turn_scoring.hpp"
 #include "policies/type_masks.hpp"
@@ -402,11 +402,11 @@ struct Evaluator {
     add(delta.points, delta.returns, active[a].now, -1);
   }
 
-  // --- per turn (heuristic_turn.cpp) ---------------------------------------------------
+  // --- per turn (turn.cpp) ---------------------------------------------------
   void begin_turn(const State& st);
   void end_turn();
 
-  // --- per cell and per placement (heuristic_cell.cpp) ---------------------------------
+  // --- per cell and per placement (cell.cpp) ---------------------------------
   // The cell's neighbourhood (what CellNeighbours::load finds, read off the turn's
   // tables: the constraint code shows which edges have a tile) and what the heuristic
   // asks of it.
@@ -430,7 +430,7 @@ struct Evaluator {
   // be harder (or impossible) to finish there.
   void expect_neighbour_cells(const Oriented& o);
 
-  // --- per meeple option (heuristic_move.cpp) ----------------------------------------
+  // --- per meeple option (move.cpp) ----------------------------------------
   // Tile types the next colour could place with no free segment: at every other open cell
   // as they are (cell.nofree_base), at the cells beside this one as the move leaves them;
   // a meeple on a feature adds the sides of those cells on it.

@@ -1,6 +1,6 @@
 // `heuristic`: the move with the best HeuristicEvaluator value (heuristic.hpp; the
-// evaluator is in heuristic_eval.hpp and its .cpp files).
-#include "policies/heuristic.hpp"
+// evaluator is in eval.hpp and its .cpp files).
+#include "policies/heuristic/heuristic.hpp"
 
 #include <vector>
 

@@ -9,7 +9,7 @@
 #include <limits>
 
 #include "core/state.hpp"
-#include "policies/heuristic.hpp"
+#include "policies/heuristic/heuristic.hpp"
 #include "policies/placement_analysis.hpp"
 
 namespace carc::heuristic {

@@ -1,7 +1,7 @@
 // The heuristic's parameters: registry entries, their defaults, and reading them.
 #include <algorithm>
 
-#include "policies/heuristic.hpp"
+#include "policies/heuristic/heuristic.hpp"
 
 namespace carc {
 

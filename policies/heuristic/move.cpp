@@ -1,7 +1,7 @@
 // HeuristicEvaluator, per placement and per meeple option: the terms of every move, and
-// the evaluator's public calls (heuristic_eval.hpp).
-#include "policies/heuristic_eval.hpp"
-#include "policies/heuristic_terms.hpp"
+// the evaluator's public calls (eval.hpp).
+#include "policies/heuristic/eval.hpp"
+#include "policies/heuristic/terms.hpp"
 
 namespace carc {
 namespace heuristic {

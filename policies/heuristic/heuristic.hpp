@@ -55,7 +55,7 @@ struct HeuristicWeights {
   static HeuristicWeights from(const Params& p);
 };
 
-// The value of one move in its terms (policies/heuristic_terms.hpp has one function each);
+// The value of one move in its terms (policies/heuristic/terms.hpp has one function each);
 // evaluate() gives total(). Penalties are negative.
 struct HeuristicTerms {
   double scores = 0;   // low * min_c E_c + mean * mean_c E_c

@@ -1,6 +1,6 @@
 // HeuristicEvaluator, per cell and per placement: the board around a cell, the features a
-// tile placed there joins, and how the colours' expectations change (heuristic_eval.hpp).
-#include "policies/heuristic_eval.hpp"
+// tile placed there joins, and how the colours' expectations change (eval.hpp).
+#include "policies/heuristic/eval.hpp"
 
 namespace carc::heuristic {
 

@@ -1,6 +1,6 @@
-// HeuristicEvaluator, per turn: what every move of the turn shares (heuristic_eval.hpp).
-#include "policies/heuristic_eval.hpp"
-#include "policies/heuristic_terms.hpp"
+// HeuristicEvaluator, per turn: what every move of the turn shares (eval.hpp).
+#include "policies/heuristic/eval.hpp"
+#include "policies/heuristic/terms.hpp"
 
 namespace carc::heuristic {
 
