@@ -201,6 +201,62 @@ def goal_section(headline, compare):
     return "\n".join(out)
 
 
+def strong_section(strong, headline, strong_sweep, sweep, steps, label):
+    """Strong play beside the heuristic: the headline's 14 goals and the difficulty sweep.
+    label: the strong player's spec as the study gave it (STUDY_STRONG)."""
+    out = ["## Strong play: how much the answer depends on the player\n"]
+    if strong:
+        c, prog = strong["config"], strong.get("program", {})
+        out.append(f'`{label}` / `{c["scoring_policy"].split(":")[0]}` (the strongest setting measured that plays '
+                   f'{strong["games"]:,} games in minutes; `search` at its default plays 1 to 3 '
+                   f'games a second per thread) on games {game_range(c)} of seed {c["seed"]}, '
+                   f'{c["colors"]} colours x {c["meeples"]} meeples, carcsolo built from commit '
+                   f'{prog.get("git", "?")}{dirty_note(prog)}. Beside it the headline\'s '
+                   f'{short(headline) if headline else "policy"}: the same rules, a weaker player.\n')
+        runs = [strong] + ([headline] if headline else [])
+        out.append(table(["policy", "games", "mean [95% CI]", "p10 / p50 / p90", "no_meeple",
+                          "tiles_exhausted"],
+                         [(n, f'{r["games"]:,}', mean_ci(r), quantiles(r),
+                           rate(r["end_reasons"]["no_meeple"]),
+                           rate(r["end_reasons"]["tiles_exhausted"]))
+                          for n, r in zip([f"`{label}`"] + [policy(r) for r in runs[1:]], runs)]))
+        out.append("\nThe 14 goals (share of games, Wilson 95% interval):\n")
+        names = [f"`{label}`"] + [short(r) for r in runs[1:]]
+        out.append(table(["goal"] + [f"{n} ({r['games']:,} games)" for n, r in zip(names, runs)],
+                         [[g] + [rate(r["goals"][g]) for r in runs] for g in GOALS]))
+        out.append("\n![result histogram, strong play](strong-headline-hist.png)\n")
+        out.append(steps_section(steps, {"strong headline"}))
+    if strong_sweep:
+        c = strong_sweep["config"]
+        out.append(f'\n### Difficulty at strong play\n\n`{label}`, '
+                   f'{c["games"]:,} games per option (games {game_range(c)} of seed {c["seed"]}), '
+                   f'beside the difficulty table\'s '
+                   f'{policy(sweep["runs"][0]) if sweep else "policy"} on the same tile orders '
+                   f'(its first {c["games"]:,} games are these). Rates with Wilson 95% '
+                   f'intervals.\n')
+        weak = {}
+        if sweep:
+            weak = {(r["config"]["colors"], r["config"]["meeples"]): r for r in sweep["runs"]}
+        rows = []
+        for r in strong_sweep["runs"]:
+            k = (r["config"]["colors"], r["config"]["meeples"])
+            g = r["goals"]
+            w = weak.get(k)
+            rows.append((k[0], k[1], mean_ci(r), mean_ci(w) if w else "",
+                         rate(g["total_40"]), rate(g["total_50"]), rate(g["total_60"]),
+                         rate(w["goals"]["total_60"]) if w else "", rate(g["all_tiles"])))
+        weak_name = short(sweep["runs"][0]) if sweep else "weak"
+        out.append(table(["colours", "meeples", "mean, strong", f"mean, {weak_name}",
+                          "total_40", "total_50", "total_60", f"total_60, {weak_name}",
+                          "all_tiles"], rows))
+        for t in strong_sweep.get("targets", []):
+            out.append(f'\nAt strong play, closest to {t["target"]} = {t["value"]}: '
+                       f'**{t["colors"]} colours x {t["meeples"]} meeples** ({t["achieved"]:.4g}).\n')
+        out.append("\n![difficulty curve, strong play](strong-sweep-curve.png)\n")
+        out.append(steps_section(steps, {"strong sweep"}))
+    return "\n".join(out)
+
+
 def scoring_section(docs, steps):
     """The scoring orders on the same games, one compare file per placement policy."""
     out = ["## Scoring orders on the same games\n",
@@ -412,9 +468,12 @@ def main():
              f"files and the plots below. The numbers are read from the JSON files by "
              f"`scripts/study_report.py`. The steps took {minutes(total)} of wall-clock time "
              f"and {minutes(cpu)} of CPU time in all. Parameters: "
-             + ", ".join(f"{k}={v}" for k, v in params.items()) + ". Policies, with every "
+             + ", ".join(f"{k}={v}" for k, v in params.items() if k != "only") + "."
+             + (f" The steps {params['only']} were run again alone later (STUDY_ONLY); "
+                "each section names the commit of its files where it differs." if "only" in params else "")
+             + " Policies, with every "
              "parameter: " + ", ".join(f"`{s}`" for s in specs(
-                 [x for x in (headline, compare, sweep) if x])) + ".\n",
+                 [x for x in (headline, compare, sweep, load(d, "strong-headline.json")) if x])) + ".\n",
              policy_table_section(d, steps)]
     if headline:
         parts.append(headline_section(headline, steps))
@@ -423,6 +482,10 @@ def main():
     if sweep:
         parts.append(sweep_section(sweep, steps))
     parts.append(goal_section(headline, compare))
+    strong, strong_sweep = load(d, "strong-headline.json"), load(d, "strong-sweep.json")
+    if strong or strong_sweep:
+        parts.append(strong_section(strong, headline, strong_sweep, sweep, steps,
+                                    params.get("strong", "?")))
     scoring = [x for x in (load(d, "scoring-random.json"), load(d, "scoring-heuristic.json")) if x]
     if scoring:
         parts.append(scoring_section(scoring, steps))
