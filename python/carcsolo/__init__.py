@@ -298,8 +298,8 @@ class Game(_Game):
     (docs/advise.md): `needs_draw` is True while the colour to move waits for its tile, and
     draw("V") tells which tile it drew (a ValueError when no such tile is left unseen or no
     draw is due; a tile that fits nowhere is discarded and the same colour draws again).
-    `unseen` and `stack_left` are what is left to draw. advise(k) ranks the moves of the tile
-    in hand, in any game, as `carcsolo analyse` values them.
+    observation()["unseen"] and ["stack_sizes"] say what is left to draw. advise(k) ranks the
+    moves of the tile in hand, in any game, as `carcsolo analyse` values them.
     """
 
     @classmethod
