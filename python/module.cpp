@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cctype>
 #include <csignal>
 #include <memory>
 #include <optional>
@@ -213,7 +214,7 @@ class Game {
   }
   void draw(const std::string& letter) {
     translated([&] {
-      const int type = letter.size() == 1 ? tile_type(letter[0]) : kNoType;
+      const int type = letter.size() == 1 ? tile_type(char(std::toupper(static_cast<unsigned char>(letter[0])))) : kNoType;
       if (type == kNoType)
         throw std::invalid_argument("'" + letter + "' is no tile letter (one of A..X, as in rules.md)");
       g_->draw(type);
@@ -329,17 +330,6 @@ PYBIND11_MODULE(_carcsolo, m) {
       .def_property_readonly("ordering", [](const Game& g) { return g.g().ordering(); })
       .def_property_readonly("needs_draw", [](const Game& g) { return g.g().needs_draw(); })
       .def_property_readonly("at_the_table", [](const Game& g) { return g.g().at_the_table(); })
-      .def_property_readonly("unseen", [](const Game& g) {
-        py::dict d;
-        for (int t = 0; t < kTileTypes; ++t)
-          if (g.g().state().unseen(t) > 0) d[py::str(std::string(1, tile_name(t)))] = g.g().state().unseen(t);
-        return d;
-      })
-      .def_property_readonly("stack_left", [](const Game& g) {
-        std::vector<int> v;
-        for (int c = 0; c < g.g().state().colors(); ++c) v.push_back(g.g().state().stack_left(c));
-        return v;
-      })
       .def_property_readonly("over", [](const Game& g) { return g.g().over(); })
       .def_property_readonly("turn", [](const Game& g) { return g.g().state().turn(); })
       .def_property_readonly("to_move", [](const Game& g) { return g.g().state().to_move(); })
