@@ -286,7 +286,7 @@ TEST_CASE("carcsolo advise: the library's advice line by line, a whole deal, and
   CHECK(run_carcsolo({"verify", "game.jsonl"}, dir.path()).status == 0);
 }
 
-TEST_CASE("carcsolo advise: a move by rank or by x,y,rot[,meeple]; bad input is one line and exit 2") {
+TEST_CASE("carcsolo advise: a move by its rank or by x,y,rot and meeple, and bad input is one line and exit 2") {
   using carc::test::run_carcsolo;
   carc::test::TempDir dir;
   auto advise = [&](const std::string& input, const std::string& extra = "") {
@@ -332,12 +332,21 @@ TEST_CASE("carcsolo advise: a move by rank or by x,y,rot[,meeple]; bad input is 
         "carcsolo advise: 'foo' is no move: a rank (1..5) or x,y,rot[,meeple] such as 1,0,3,road:E,W\n"
         "carcsolo advise: the input ended before the game was over (turn 1)\n");
   CHECK(r.out.find("played ") != std::string::npos);
+  auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = r.out.find(what); at != std::string::npos; at = r.out.find(what, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count("draw 0 turn 0 stack 24 unseen 71\n") == 2);  // the prompts, repeated
+  CHECK(count("\nplay\n") == 2);
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"advise", "--rollouts", "0"}, {"advise", "--analyser", "nonsense"},
-        {"advise", "--colors", "7"}, {"advise", "-k", "0"}, {"advise", "extra"}}) {
+        {"advise", "--colors", "7"}, {"advise", "-k", "0"}, {"advise", "extra"},
+        {"advise", "--log", "nodir/game.jsonl"}}) {
     CAPTURE(args[1]);
     r = run_carcsolo(args, dir.path());
     CHECK(r.status == 2);
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.out.find("draw") == std::string::npos);  // refused before the game starts
   }
 }

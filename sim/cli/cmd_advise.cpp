@@ -6,7 +6,7 @@
 //
 // Bad input (a letter that is no tile or has no copy left unseen, a move that is not legal,
 // the input ending before the game is over) is one line on stderr. With --retry (the
-// default when the input is a terminal) the advisor asks again; otherwise it exits with
+// default when the input is a terminal) the advisor repeats its prompt; otherwise it exits with
 // status 2, so that a program driving it cannot go on from a position it did not mean.
 #include <unistd.h>
 
@@ -72,10 +72,12 @@ class Session {
     while (!g_.over()) {
       if (g_.needs_draw()) {
         const State& s = g_.state();
-        out_ << "draw " << s.to_move() << " turn " << s.turn() << " stack " << s.stack_left(s.to_move())
-             << " unseen " << s.unseen_total() << std::endl;
+        const std::string prompt = "draw " + std::to_string(s.to_move()) + " turn " + std::to_string(s.turn()) +
+                                   " stack " + std::to_string(s.stack_left(s.to_move())) + " unseen " +
+                                   std::to_string(s.unseen_total());
+        out_ << prompt << std::endl;
         const int discards = s.discards();
-        ask([&](const std::string& line) { take_tile(line); });
+        ask(prompt, [&](const std::string& line) { take_tile(line); });
         if (g_.state().discards() > discards) out_ << "discard " << last_tile_ << std::endl;
         continue;
       }
@@ -90,9 +92,10 @@ class Session {
 
  private:
   // Reads lines until `take` accepts one (throws nothing); blank lines and # comments are
-  // skipped. A rejected line: one line on stderr, then again (retry) or exit status 2.
+  // skipped. A rejected line: one line on stderr, then the prompt again (retry) or exit
+  // status 2.
   template <class Take>
-  void ask(Take take) {
+  void ask(const std::string& prompt, Take take) {
     std::string line;
     for (;;) {
       if (!std::getline(in_, line))
@@ -105,7 +108,8 @@ class Session {
         return;
       } catch (const std::invalid_argument& e) {
         if (!retry_) throw UsageError(e.what());
-        std::cerr << "carcsolo advise: " << e.what() << "\n";
+        std::cerr << "carcsolo advise: " << e.what() << std::endl;
+        out_ << prompt << std::endl;
       }
     }
   }
@@ -138,7 +142,7 @@ class Session {
     out_.precision(precision);
     out_ << "play" << std::endl;
     Move played = Move::none();
-    ask([&](const std::string& line) {
+    ask("play", [&](const std::string& line) {
       played = parse_move(line, type);
       g_.play(played);
     });
