@@ -33,6 +33,21 @@ concept TurnEnv = requires(E& env, const State& s, int color, int type, const Pl
 // The parts of a turn, for a driver that takes the decisions from outside between them
 // (sim/driver/stepper.hpp); play_turn is the three in a row.
 //
+// One draw: the colour to move drew `type` (from the Env, or told by a player at a table);
+// its legal placements go to `legal` (kMaxPlacements entries) and their number is
+// returned. A tile that fits nowhere is discarded (out of the game; the same colour draws
+// again while its stack lasts) and 0 is returned.
+template <TurnEnv Env>
+int take_draw(State& s, Env& env, int type, Placement* legal) {
+  s.draw(type);
+  const int n = s.legal_placements(type, legal);
+  if (n == 0) {
+    s.discard(type);
+    env.on_discard(s, type);
+  }
+  return n;
+}
+
 // Draws for the colour to move until a tile fits, discarding those that fit nowhere.
 // Returns the tile in hand with its n legal placements in `legal` (kMaxPlacements
 // entries), or kNoType when the colour's stack ran out (the turn is then over).
@@ -41,11 +56,8 @@ int draw_placeable(State& s, Env& env, Placement* legal, int& n) {
   const int c = s.to_move();
   for (;;) {
     const int type = env.draw(c);
-    s.draw(type);
-    n = s.legal_placements(type, legal);
-    if (n > 0) return type;  // fits nowhere: out of the game, and the same colour draws again
-    s.discard(type);
-    env.on_discard(s, type);
+    n = take_draw(s, env, type, legal);
+    if (n > 0) return type;
     if (s.stack_left(c) == 0) return kNoType;
   }
 }

@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cctype>
 #include <csignal>
 #include <memory>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "policies/policy.hpp"
 #include "python/observation.hpp"
 #include "python/py_policy.hpp"
+#include "sim/analysis/advice.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/cli/embedding.hpp"
 #include "sim/driver/errors.hpp"
@@ -171,9 +173,16 @@ py::list policy_list(const std::vector<PolicyInfo>& infos) {
 class Game {
  public:
   // colors: default 3, or as many as the given stacks.
+  // table: no deal; draw() tells each tile drawn (seed then seeds the scoring policy only).
   Game(std::optional<int> colors, int meeples, std::uint64_t seed, std::uint64_t game,
-       std::optional<std::vector<std::string>> stacks, const std::string& scoring) {
+       std::optional<std::vector<std::string>> stacks, const std::string& scoring, bool table) {
     translated([&] {
+      if (table) {
+        if (stacks) throw std::invalid_argument("a game at the table has no stacks: draw() tells each tile");
+        g_ = std::make_unique<sim::SteppedGame>(sim::SteppedGame::AtTheTable{},
+                                                Config{colors.value_or(3), meeples}, scoring, seed);
+        return 0;
+      }
       sim::GameSpec spec{Config{colors.value_or(3), meeples}, seed, game};
       if (stacks) {
         given_ = sim::stacks_from_letters(*stacks);
@@ -203,6 +212,52 @@ class Game {
       return 0;
     });
   }
+  void draw(const std::string& letter) {
+    translated([&] {
+      const int type = letter.size() == 1 ? tile_type(char(std::toupper(static_cast<unsigned char>(letter[0])))) : kNoType;
+      if (type == kNoType)
+        throw std::invalid_argument("'" + letter + "' is no tile letter (one of A..X, as in rules.md)");
+      g_->draw(type);
+      return 0;
+    });
+  }
+  // The advice on the tile in hand: (rank from 1, x, y, rot, meeple or None, mean, stderr)
+  // of the k best moves.
+  py::list advise(int k, const std::string& analyser, int rollouts, int candidates, std::uint64_t seed) {
+    std::vector<sim::MoveEstimate> ranked;
+    translated([&] {
+      if (g_->over()) throw std::invalid_argument("the game is over");
+      if (g_->ordering()) throw std::invalid_argument("order the completed features first (order())");
+      if (g_->needs_draw()) throw std::invalid_argument("no tile in hand: draw() the tile colour " +
+                                                        std::to_string(g_->state().to_move()) + " drew");
+      if (k < 1) throw std::invalid_argument("k must be at least 1 (got " + std::to_string(k) + ")");
+      if (rollouts < 1 || rollouts > 100000)
+        throw std::invalid_argument("rollouts must be in 1..100000 (got " + std::to_string(rollouts) + ")");
+      if (candidates < 0 || candidates > kMaxMoves)
+        throw std::invalid_argument("candidates must be in 0.." + std::to_string(kMaxMoves) + " (got " +
+                                    std::to_string(candidates) + ")");
+      sim::AdviceOptions opt;
+      opt.analyser = canonical_placement(analyser);
+      opt.scoring = g_->scoring_name();
+      opt.rollouts = rollouts;
+      opt.candidates = candidates;
+      opt.seed = seed;
+      sim::Advisor advisor(opt);
+      py::gil_scoped_release free_gil;
+      ranked = advisor.advise(g_->state(), g_->tile(), g_->legal());
+      return 0;
+    });
+    py::list out;
+    const int type = g_->tile();
+    for (std::size_t i = 0; i < ranked.size() && int(i) < k; ++i) {
+      const sim::MoveEstimate& e = ranked[i];
+      py::object meeple = py::none();
+      if (e.move.seg != Move::kNoMeeple) meeple = py::str(segment_name(type, e.move.at.rot, e.move.seg));
+      out.append(py::make_tuple(e.rank + 1, int(e.move.at.x), int(e.move.at.y), int(e.move.at.rot), meeple,
+                                e.mean, e.std_error));
+    }
+    return out;
+  }
   void order(const std::vector<int>& order) {
     translated([&] {
       g_->order(order);
@@ -216,13 +271,15 @@ class Game {
     const State& s = g_->state();
     // A given deal is named as given (its order stays unsaid), not by the seed, which then
     // seeds the scoring policy's stream only.
-    const std::string deal = given_sizes_.empty()
+    const std::string deal = g_->at_the_table() ? std::string("table")
+                             : given_sizes_.empty()
                                  ? "seed=" + std::to_string(g_->spec().seed) + ", game=" + std::to_string(g_->spec().game)
                                  : "stacks=<given: " + given_sizes_ + " tiles>";
     std::string r = "Game(colors=" + std::to_string(s.colors()) + ", meeples=" +
                     std::to_string(s.meeples_per_color()) + ", " + deal + ", turn=" + std::to_string(s.turn());
     if (g_->over()) return r + ", over, result=" + std::to_string(s.result()) + ")";
     if (g_->ordering()) return r + ", ordering " + std::to_string(g_->completed().size()) + " features)";
+    if (g_->needs_draw()) return r + ", draw for colour " + std::to_string(s.to_move()) + ")";
     return r + ", tile=" + std::string(1, tile_name(g_->tile())) + ")";
   }
 
@@ -264,13 +321,15 @@ PYBIND11_MODULE(_carcsolo, m) {
 
   py::class_<Game>(m, "Game")
       .def(py::init<std::optional<int>, int, std::uint64_t, std::uint64_t,
-                    std::optional<std::vector<std::string>>, const std::string&>(),
+                    std::optional<std::vector<std::string>>, const std::string&, bool>(),
            py::arg("colors") = py::none(), py::arg("meeples") = 4, py::arg("seed") = 1, py::arg("game") = 0,
-           py::arg("stacks") = py::none(), py::arg("scoring") = "random")
+           py::arg("stacks") = py::none(), py::arg("scoring") = "random", py::arg("table") = false)
       .def_property_readonly("tile", &Game::tile)
       .def_property_readonly("moves", &Game::moves)
       .def_property_readonly("completed", &Game::completed)
       .def_property_readonly("ordering", [](const Game& g) { return g.g().ordering(); })
+      .def_property_readonly("needs_draw", [](const Game& g) { return g.g().needs_draw(); })
+      .def_property_readonly("at_the_table", [](const Game& g) { return g.g().at_the_table(); })
       .def_property_readonly("over", [](const Game& g) { return g.g().over(); })
       .def_property_readonly("turn", [](const Game& g) { return g.g().state().turn(); })
       .def_property_readonly("to_move", [](const Game& g) { return g.g().state().to_move(); })
@@ -290,6 +349,9 @@ PYBIND11_MODULE(_carcsolo, m) {
       .def("observation", &Game::observation)
       .def("play", &Game::play, py::arg("move"), py::arg("meeple") = py::none())
       .def("order", &Game::order, py::arg("order") = std::vector<int>{})
+      .def("draw", &Game::draw, py::arg("tile"))
+      .def("_advise", &Game::advise, py::arg("k"), py::arg("analyser"), py::arg("rollouts"),
+           py::arg("candidates"), py::arg("seed"))
       .def("_log", &Game::log, py::arg("placement"))
       .def("__repr__", &Game::repr);
 }

@@ -49,7 +49,7 @@ try:
 except ImportError as e:
     raise _wrong_interpreter("its compiled part (carcsolo._carcsolo)", e) from e
 
-__all__ = ["run", "compare", "sweep", "Game", "Move", "Results", "placement_policies",
+__all__ = ["run", "compare", "sweep", "Game", "Move", "Advice", "Results", "placement_policies",
            "scoring_policies", "GOAL_IDS", "END_REASONS", "load_positions", "Positions"]
 
 GOAL_IDS = tuple(_carcsolo.goal_ids)
@@ -261,6 +261,23 @@ def scoring_policies():
     return _carcsolo.scoring_policies()
 
 
+class Advice(NamedTuple):
+    """One move of Game.advise(): rank (1 is the advice), x, y, rot, meeple (a segment name
+    or None), mean (the expected result after it: the lowest final score) and stderr (its
+    standard error over the rollouts). `move` is (x, y, rot); g.play(advice) plays it."""
+    rank: int
+    x: int
+    y: int
+    rot: int
+    meeple: object
+    mean: float
+    stderr: float
+
+    @property
+    def move(self):
+        return (self.x, self.y, self.rot)
+
+
 class Game(_Game):
     """One game to step through.
 
@@ -276,7 +293,37 @@ class Game(_Game):
     order() for the scoring policy's order. observation(): what a policy sees. goals,
     scores, result, turn, to_move, over. log(): the game log (game-log.md), once over.
     Nothing tells the order of the undrawn tiles.
+
+    Game.table(colors=3, meeples=4, scoring="best"): a game at the table, without a deal
+    (docs/advise.md): `needs_draw` is True while the colour to move waits for its tile, and
+    draw("V") tells which tile it drew (a ValueError when no such tile is left unseen or no
+    draw is due; a tile that fits nowhere is discarded and the same colour draws again).
+    observation()["unseen"] and ["stack_sizes"] say what is left to draw. advise(k) ranks the
+    moves of the tile in hand, in any game, as `carcsolo analyse` values them.
     """
+
+    @classmethod
+    def table(cls, colors=3, meeples=4, scoring="best", seed=1):
+        """A game at the table: no deal; draw() tells each tile drawn. `scoring` orders the
+        features a move completes when order() is given no order (the advice assumes it), and
+        the final scoring; `seed` seeds its random stream (the advice has its own)."""
+        return cls(colors=colors, meeples=meeples, seed=seed, scoring=scoring, table=True)
+
+    def advise(self, k=5, analyser="heuristic", rollouts=32, candidates=8, seed=1):
+        """The k best moves of the tile in hand, best first, as Advice tuples: each move
+        valued by `rollouts` continuations of the game by the analysing player (a placement
+        spec) from this position, the unseen tiles re-dealt at random (common random
+        numbers), the `candidates` best moves by the heuristic (0: all). The same as
+        `carcsolo analyse --placement ANALYSER --rollouts R --candidates C --seed S` gives this
+        decision in the game's log. The move's turn is scored in the game's scoring order.
+        ValueError while no tile is in hand."""
+        return [Advice(*a) for a in self._advise(k, analyser, rollouts, candidates, seed)]
+
+    def play(self, move, meeple=None):
+        """Plays a Move, an (x, y, rot) tuple with `meeple`, or an Advice (its meeple)."""
+        if isinstance(move, Advice):
+            move, meeple = move.move, move.meeple
+        _Game.play(self, move, meeple)
 
     def log(self, placement="python"):
         """The game log as a dict (once the game is over); `placement` names the player."""

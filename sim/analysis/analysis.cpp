@@ -96,8 +96,9 @@ void DecisionAnalyser::analyse(const State& s, int type, std::span<const Placeme
   Rng order_rng(key, 0, Stream::search);  // ties of equal heuristic value in a random order
   const int n = ranked_candidates(eval_, s, type, legal, ranked_.data(), order_rng);
   int k = candidates > 0 ? std::min(n, candidates) : n;
-  played = normalised(s, type, played);
-  const std::uint32_t played_key = move_key(type, played);
+  const bool advice = played.is_none();
+  if (!advice) played = normalised(s, type, played);
+  const std::uint32_t played_key = advice ? ~std::uint32_t(0) : move_key(type, played);
   moves_.clear();
   int at = -1;
   for (int i = 0; i < n; ++i) {
@@ -105,7 +106,9 @@ void DecisionAnalyser::analyse(const State& s, int type, std::span<const Placeme
     if (move_key(type, m) == played_key) at = i;
     if (i < k) moves_.push_back(m);
   }
-  if (at >= k || at < 0) {  // the played move past the K best (or, defensively, not ranked)
+  if (advice) {
+    at = -1;
+  } else if (at >= k || at < 0) {  // the played move past the K best (or, defensively, not ranked)
     moves_.push_back(played);
     at = k++;
   } else {
@@ -155,6 +158,11 @@ void DecisionAnalyser::analyse(const State& s, int type, std::span<const Placeme
   for (int r = 0; r < k; ++r) out.moves[std::size_t(order[std::size_t(r)])].rank = r;
   out.best = order[0];
   out.played = at;
+  if (advice) {
+    out.loss = out.loss_stderr = out.heldout = out.heldout_stderr = 0;
+    out.heldout_best = out.best;
+    return;
+  }
   // Paired: best's result less the played move's, rollout by rollout.
   const double* p = &results_[std::size_t(at) * R];
   paired(&results_[std::size_t(out.best) * R], p, 0, 1, R, out.loss, out.loss_stderr);

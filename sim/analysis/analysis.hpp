@@ -93,7 +93,10 @@ class DecisionAnalyser {
   ~DecisionAnalyser();
   // Values the moves of the decision (State `s` with `type` in hand, its legal
   // placements, the move played) with random numbers from `key`; fills `out.moves`,
-  // `played`, `best`, `loss`, `loss_stderr` and the held-out estimate.
+  // `played`, `best`, `loss`, `loss_stderr` and the held-out estimate. `played` may be
+  // Move::none() (advice: no move played yet): then only the K best are valued, `played`
+  // is -1 and the losses are 0; the moves' values are those the same decision gets with a
+  // played move (each move's rollouts do not depend on the other moves analysed).
   void analyse(const State& s, int type, std::span<const Placement> legal, Move played,
                std::uint64_t key, int rollouts, int candidates, DecisionAnalysis& out);
 

@@ -161,5 +161,6 @@ int cmd_merge(const Args& args);
 int cmd_ceiling(const Args& args);
 int cmd_positions(const Args& args);
 int cmd_analyse(const Args& args);
+int cmd_advise(const Args& args);
 
 }  // namespace carc::sim

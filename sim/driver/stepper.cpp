@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace carc::sim {
 namespace {
@@ -32,6 +34,46 @@ SteppedGame::SteppedGame(const GameSpec& spec, const std::string& scoring_spec)
   advance();
 }
 
+SteppedGame::SteppedGame(AtTheTable, const Config& cfg, const std::string& scoring_spec,
+                         std::uint64_t seed)
+    : spec_(checked(GameSpec{cfg, seed, 0})),
+      scoring_(make_scoring_policy(scoring_spec)),
+      scoring_name_(canonical_scoring(scoring_spec)),
+      table_(true) {
+  dealt_ = Stacks{};
+  dealt_.colors = cfg.colors;
+  spec_.stacks = nullptr;
+  env_.stacks = dealt_;  // never drawn from: draw() takes the tiles
+  env_.scoring = scoring_.get();
+  env_.rng = Rng(seed, 0, Stream::scoring);
+  s_ = State::initial(spec_.cfg);
+  advance();
+}
+
+void SteppedGame::draw(int type) {
+  if (!table_) throw std::invalid_argument("this game has a deal: its tiles are drawn from its stacks");
+  if (over_) throw std::invalid_argument("the game is over");
+  if (ordering_) throw std::invalid_argument("order the completed features first (order())");
+  if (!waiting_draw_)
+    throw std::invalid_argument("colour " + std::to_string(s_.to_move()) + " has tile " +
+                                std::string(1, tile_name(tile_)) + " in hand: play it first");
+  if (type < 0 || type >= kTileTypes) throw std::invalid_argument("no such tile type");
+  if (s_.unseen(type) == 0)
+    throw std::invalid_argument("no tile " + std::string(1, tile_name(type)) + " is left to draw (all " +
+                                std::to_string(kBaseTiles[type].count) + " are seen)");
+  const int c = s_.to_move();
+  drawn_[std::size_t(c)] += tile_name(type);
+  n_legal_ = take_draw(s_, env_, type, legal_.data());
+  if (n_legal_ > 0) {
+    tile_ = type;
+    waiting_draw_ = false;
+    return;
+  }
+  if (s_.stack_left(c) > 0) return;  // discarded: the same colour draws again
+  score_and_end_turn(s_, env_, nullptr, 0);  // the stack ran out in discards
+  advance();
+}
+
 std::span<const Placement> SteppedGame::legal() const {
   if (tile() == kNoType) return {};
   return {legal_.data(), std::size_t(n_legal_)};
@@ -43,6 +85,12 @@ std::span<const std::uint16_t> SteppedGame::completed() const {
 }
 
 void SteppedGame::advance() {
+  if (table_ && !s_.ended()) {
+    tile_ = kNoType;
+    waiting_draw_ = true;
+    return;
+  }
+  waiting_draw_ = false;
   while (!s_.ended()) {
     tile_ = draw_placeable(s_, env_, legal_.data(), n_legal_);
     if (tile_ != kNoType) return;
@@ -110,7 +158,22 @@ nlohmann::json SteppedGame::log(const std::string& placement_name) const {
   if (!over_)
     throw std::invalid_argument("the log names the dealt stacks: it is given once the game is over");
   LogHooks hooks = env_;
-  return game_log_document(spec_, dealt_, s_, std::move(hooks), placement_name, scoring_name_);
+  if (!table_) return game_log_document(spec_, dealt_, s_, std::move(hooks), placement_name, scoring_name_);
+  // The stacks as drawn; the tiles never drawn (an early end) after them, in catalogue order.
+  std::vector<std::string> stacks(drawn_.begin(), drawn_.begin() + s_.colors());
+  std::string rest;
+  for (int t = 0; t < kTileTypes; ++t) rest.append(std::size_t(s_.unseen(t)), tile_name(t));
+  std::size_t at = 0;
+  for (int c = 0; c < s_.colors(); ++c) {
+    stacks[std::size_t(c)] += rest.substr(at, std::size_t(s_.stack_left(c)));
+    at += std::size_t(s_.stack_left(c));
+  }
+  nlohmann::json doc =
+      game_log_document(spec_, stacks_from_letters(stacks), s_, std::move(hooks), placement_name, scoring_name_);
+  doc.erase("seed");  // no deal, so no deal's seed or game number
+  doc.erase("game");
+  doc["deal"] = "table";
+  return doc;
 }
 
 }  // namespace carc::sim

@@ -6,7 +6,14 @@
 //
 // The stacks stay inside: nothing here tells the order of tiles not yet drawn, except the
 // log, which names the dealt stacks and is given only once the game is over.
+//
+// A game at the table (docs/advise.md) has no deal: the caller says which tile the colour
+// to move drew (draw()), checked against the tiles not yet seen; its log's stacks are the
+// tiles as drawn, followed, when the game ended before every stack was empty, by the
+// unseen tiles in catalogue order (no one knows their real order).
 #pragma once
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -28,6 +35,19 @@ class SteppedGame {
   // draws from the game's scoring stream as in the driver. Throws std::invalid_argument
   // for a bad spec or policy.
   SteppedGame(const GameSpec& spec, const std::string& scoring_spec);
+  // A game at the table: no deal, every draw told by draw(). `seed` seeds the scoring
+  // policy's stream (the final scoring's order, and features' when order() has none).
+  struct AtTheTable {};
+  SteppedGame(AtTheTable, const Config& cfg, const std::string& scoring_spec, std::uint64_t seed = 1);
+
+  bool at_the_table() const { return table_; }
+  // At the table: the colour to move waits for the tile it drew.
+  bool needs_draw() const { return waiting_draw_ && !over_; }
+  // At the table: the colour to move drew `type`. Throws std::invalid_argument when the game
+  // has a deal, when no draw is due (a tile in hand, an order wanted, the game over), or
+  // when no tile of that type is left unseen. A tile that fits nowhere is discarded and the
+  // same colour draws again (or, its stack empty, the next colour).
+  void draw(int type);
 
   const State& state() const { return s_; }
   const GameSpec& spec() const { return spec_; }
@@ -62,7 +82,7 @@ class SteppedGame {
       scoring->order_final(Observation(s, kNoType), {colors, std::size_t(n)}, rng);
     }
   };
-  void advance();  // to the next tile in hand, or to the end and final scoring
+  void advance();  // to the next tile in hand (the next draw at the table), or to the end
 
   GameSpec spec_;
   Stacks dealt_;
@@ -75,6 +95,8 @@ class SteppedGame {
   std::array<std::uint16_t, kMaxCompleted> done_{};
   int n_done_ = 0;
   bool ordering_ = false, over_ = false;
+  bool table_ = false, waiting_draw_ = false;
+  std::array<std::string, kMaxColors> drawn_;  // at the table: each colour's draws, in order
 };
 
 }  // namespace carc::sim
