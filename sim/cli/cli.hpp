@@ -161,5 +161,6 @@ int cmd_merge(const Args& args);
 int cmd_ceiling(const Args& args);
 int cmd_positions(const Args& args);
 int cmd_analyse(const Args& args);
+int cmd_analyse(const Args& args, Embedding* embed);
 
 }  // namespace carc::sim
