@@ -408,3 +408,32 @@ TEST_CASE("carcsolo replay --analysis: the page carries the analysis' best moves
   REQUIRE(run_carcsolo({"replay", "--from", "g.jsonl", "--analyse", "--html", "s.html", "-q"}, d.path()).status == 0);
   CHECK(carc::test::read_text(d / "s.html").find("id=\"analysis-view\"") != std::string::npos);
 }
+
+TEST_CASE("analyse: the loss against the analysing player's own move") {
+  auto p = carc::make_placement_policy("greedy");
+  auto s = carc::make_scoring_policy("best");
+  const json log = carc::sim::play_logged_game({{3, 4}, kSeed, 1}, *p, *s, "greedy", "best");
+  const GameAnalysis a = carc::sim::analyse_game(log, 1, small(6, 4));
+  int same = 0, other = 0;
+  for (const auto& d : a.decisions) {
+    REQUIRE(d.own >= 0);
+    REQUIRE(d.own < int(d.moves.size()));
+    // paired over the same rollouts: the difference of the two means
+    CHECK(d.own_loss == doctest::Approx(d.moves[std::size_t(d.own)].mean - d.moves[std::size_t(d.played)].mean));
+    if (d.own == d.played) {
+      CHECK(d.own_loss == 0);
+      CHECK(d.own_loss_stderr == 0);
+      ++same;
+    } else {
+      ++other;
+    }
+    CHECK(d.own_loss <= d.loss + 1e-9);  // never more than against the best mean
+  }
+  CHECK(other > 0);  // greedy and the heuristic disagree somewhere...
+  CHECK(same > 0);   // ...and agree somewhere
+  // The heuristic analysing its own game: its own move is the one played.
+  const GameAnalysis h = carc::sim::analyse_game(heuristic_log(1), 1, small(2, 4));
+  int own_played = 0;
+  for (const auto& d : h.decisions) own_played += d.own == d.played;
+  CHECK(own_played * 10 >= int(h.decisions.size()) * 9);
+}

@@ -265,8 +265,8 @@ class Analysis(Results):
     decision (its place among the game's placements), turn, color, tile (letter), stage and
     kind (strings) with stage_code (0 opening, 1 middle, 2 end) and kind_code (0 none,
     1 road, 2 city, 3 monastery), loss and loss_se (in-sample loss and its standard error),
-    heldout and heldout_se, rank (the played move's rank, 0 the best) and moves (moves
-    analysed). `.summary()`: the text the command line prints (empty when loaded)."""
+    heldout and heldout_se, own_loss and own_loss_se (against the analysing player's own
+    move), rank (the played move's rank, 0 the best) and moves (moves analysed). `.summary()`: the text the command line prints (empty when loaded)."""
     decisions = None
 
 
@@ -290,6 +290,8 @@ def _decision_arrays(doc):
         "loss_se": floats("loss_stderr"),
         "heldout": floats("heldout"),
         "heldout_se": floats("heldout_stderr"),
+        "own_loss": floats("own_loss"),
+        "own_loss_se": floats("own_loss_stderr"),
         "rank": ints(lambda i, d: d["played_rank"]),
         "moves": ints(lambda i, d: len(d["moves"])),
     }

@@ -17,13 +17,14 @@ def test_analyse_played_games_as_arrays(cli, tmp_path):
     n = len(decisions)
     assert n == a["aggregate"]["decisions"]
     for key in ("game", "decision", "turn", "color", "tile", "stage", "stage_code", "kind", "kind_code",
-                "loss", "loss_se", "heldout", "heldout_se", "rank", "moves"):
+                "loss", "loss_se", "heldout", "heldout_se", "own_loss", "own_loss_se", "rank", "moves"):
         assert d[key].shape == (n,), key
     assert d["loss"].dtype == np.float64
     assert d["game"].tolist() == [i for i, _ in decisions] and sorted(set(d["game"].tolist())) == [0, 1, 2]
     assert d["turn"].tolist() == [x["turn"] for _, x in decisions]
     assert d["loss"].tolist() == [x["loss"] for _, x in decisions]
     assert d["heldout_se"].tolist() == [x["heldout_stderr"] for _, x in decisions]
+    assert d["own_loss"].tolist() == [x["own_loss"] for _, x in decisions]
     assert d["rank"].tolist() == [x["played_rank"] for _, x in decisions]
     assert (np.array(["opening", "middle", "end"])[d["stage_code"]] == d["stage"]).all()
     assert (np.array(["none", "road", "city", "monastery"])[d["kind_code"]] == d["kind"]).all()

@@ -20,11 +20,12 @@ constexpr double kZ95 = 1.959963984540054;
 
 // One group's per-game sums: loss, held-out loss and decisions, one entry per game.
 struct Group {
-  std::vector<double> loss, held, n;
-  explicit Group(std::size_t games = 0) : loss(games), held(games), n(games) {}
+  std::vector<double> loss, held, own, n;
+  explicit Group(std::size_t games = 0) : loss(games), held(games), own(games), n(games) {}
   void add(std::size_t g, const DecisionAnalysis& d) {
     loss[g] += d.loss;
     held[g] += d.heldout;
+    own[g] += d.own_loss;
     n[g] += 1;
   }
   double decisions() const {
@@ -80,7 +81,9 @@ ojson group_json(const Group& g) {
           {"loss_per_game", estimate_json(per_game(g.loss))},
           {"loss_per_decision", estimate_json(per_decision(g.loss, g.n))},
           {"heldout_per_game", estimate_json(per_game(g.held))},
-          {"heldout_per_decision", estimate_json(per_decision(g.held, g.n))}};
+          {"heldout_per_decision", estimate_json(per_decision(g.held, g.n))},
+          {"own_loss_per_game", estimate_json(per_game(g.own))},
+          {"own_loss_per_decision", estimate_json(per_decision(g.own, g.n))}};
 }
 
 // Every group of decisions over the games.
@@ -192,6 +195,7 @@ ojson aggregate_json(const std::vector<GameAnalysis>& games, int largest) {
                    {"loss_stderr", d->loss_stderr},
                    {"heldout", d->heldout},
                    {"heldout_stderr", d->heldout_stderr},
+                   {"own_loss", d->own_loss},
                    {"played_rank", d->moves[std::size_t(d->played)].rank},
                    {"moves", d->moves.size()},
                    {"played_move", move_json(d->tile, d->moves[std::size_t(d->played)].move)},
@@ -208,6 +212,8 @@ std::string aggregate_summary(const std::vector<GameAnalysis>& games, int larges
   o << "  loss per game " << ci_text(per_game(gr.all.loss)) << ", held out " << ci_text(per_game(gr.all.held)) << "\n";
   o << "  loss per decision " << ci_text(per_decision(gr.all.loss, gr.all.n), 3) << ", held out "
     << ci_text(per_decision(gr.all.held, gr.all.n), 3) << "\n";
+  o << "  against the analysing player's own moves: per game " << ci_text(per_game(gr.all.own)) << ", per decision "
+    << ci_text(per_decision(gr.all.own, gr.all.n), 3) << " (how much better it would have done; no selection bias)\n";
   o << "by stage:\n";
   for (int s = 0; s < 3; ++s) o << "  " << kStageNames[s] << ": " << group_text(gr.stage[std::size_t(s)]) << "\n";
   o << "by meeple:\n";
