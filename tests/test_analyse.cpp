@@ -16,6 +16,7 @@
 #include "sim/analysis/analysis.hpp"
 #include "sim/driver/deal.hpp"
 #include "sim/driver/game.hpp"
+#include "tests/planted.hpp"
 #include "tests/process.hpp"
 
 namespace {
@@ -436,4 +437,28 @@ TEST_CASE("analyse: the loss against the analysing player's own move") {
   int own_played = 0;
   for (const auto& d : h.decisions) own_played += d.own == d.played;
   CHECK(own_played * 10 >= int(h.decisions.size()) * 9);
+}
+
+TEST_CASE("analyse: the planted-mistake bar's procedure finds large planted mistakes (scripts/planted_mistakes)") {
+  // tests/planted.hpp at a small size: three games of `search` (seed 2026: games 6, 11 and
+  // 18, whose planted worst moves cost 16 to 20 points) at 48 rollouts. The whole bar, 20
+  // games at 128 rollouts, is in docs/analyse.md.
+  carc::test::PlantedOptions o;
+  o.player = "search";
+  o.seed = 2026;
+  o.plant_rollouts = 128;
+  o.analysis.rollouts = 48;
+  o.analysis.seed = o.seed;
+  o.analysis.scoring = carc::canonical_scoring("best");
+  for (std::uint64_t g : {6, 11, 18}) {
+    const auto p = carc::test::planted_game(o, g);
+    MESSAGE("game ", g, ": planted at turn ", p.turn, " (", p.cost, " points when planted); there ", p.planted_loss,
+            " +- ", p.planted_stderr, "; largest ", p.largest_loss, " at turn ", p.largest_turn);
+    REQUIRE(p.decision >= 0);
+    CHECK(p.cost > 10);
+    CHECK(p.found());
+    // the log is a game: the analysis replayed it (planted_game throws otherwise), and the
+    // planted turn's move is the one valued worst
+    CHECK(p.log.at("config").at("placement_policy") == "planted:search");
+  }
 }
