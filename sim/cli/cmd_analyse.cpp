@@ -131,7 +131,7 @@ int cmd_analyse(const Args& args, Embedding* embed) {
        "with LOG: scoring order of the rollouts, `log` (default: the log's when this program has it, else best) or a "
        "scoring spec. Without: the games' scoring policy (default random, as run), which the rollouts use too")
       ("rollouts", po::value(&o.rollouts)->default_value(o.rollouts), "continuations per move, 1..100000")
-      ("candidates", po::value(&o.candidates)->default_value(o.candidates), "moves analysed per decision: the heuristic's K best (duplicates removed) and the move played; 0: every legal move")
+      ("candidates", po::value(&o.candidates)->default_value(o.candidates), "moves analysed per decision: the heuristic's K best (duplicates removed), the move played and the analysing player's own; 0: every legal move")
       ("seed", po::value(&o.seed),
        "with LOG: seed of the re-deals (default 1). Without: the games' seed (as run; default 1), also the re-deals'. "
        "The analysis is a function of the games and the options")
