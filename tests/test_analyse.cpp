@@ -355,7 +355,7 @@ TEST_CASE("carcsolo analyse --placement: plays the games, --log writes them, and
   }
 }
 
-TEST_CASE("carcsolo replay --analysis: the page carries the analysis' best moves; a wrong analysis is refused") {
+TEST_CASE("carcsolo replay --analysis: the page carries the analysis' best moves, a wrong analysis is refused") {
   using carc::test::run_carcsolo;
   carc::test::TempDir d;
   REQUIRE(run_carcsolo({"analyse", "--placement", "greedy", "--scoring", "best", "--games", "2", "--seed", "5",
