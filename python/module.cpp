@@ -142,6 +142,7 @@ py::tuple command(const std::string& name, const std::vector<std::string>& args,
       if (name == "run") return sim::cmd_run(args, &embed);
       if (name == "compare") return sim::cmd_compare(args, &embed);
       if (name == "sweep") return sim::cmd_sweep(args, &embed);
+      if (name == "analyse") return sim::cmd_analyse(args, &embed);
       throw std::invalid_argument("unknown command '" + name + "'");
     });
   } catch (...) {

@@ -12,9 +12,11 @@
 
 #include "policies/policy.hpp"
 #include "rng/rng.hpp"
+#include "sim/analysis/aggregate.hpp"
 #include "sim/analysis/analysis.hpp"
 #include "sim/driver/deal.hpp"
 #include "sim/driver/game.hpp"
+#include "tests/planted.hpp"
 #include "tests/process.hpp"
 
 namespace {
@@ -243,4 +245,220 @@ TEST_CASE("carcsolo analyse: --out, --game, --threads, and its summary") {
   for (const auto& g : doc.at("games"))
     for (const auto& x : g.at("analysis")) sum += x.at("loss").get<double>();
   CHECK(doc.at("total").at("loss").get<double>() == doctest::Approx(sum));
+}
+
+TEST_CASE("analyse: played games, their aggregate, the same on 1 and 2 threads") {
+  carc::sim::RunConfig rc;
+  rc.placement_policy = carc::canonical_placement("greedy");
+  rc.scoring_policy = carc::canonical_scoring("best");
+  rc.seed = 5;
+  rc.first_game = 2;
+  rc.games = 4;
+  AnalysisOptions one = small(3, 3, 1), two = small(3, 3, 2);
+  one.seed = two.seed = 5;
+  std::vector<json> logs;
+  const auto a = carc::sim::analyse_played_games(rc, one, &logs);
+  const auto b = carc::sim::analyse_played_games(rc, two);
+  REQUIRE(a.size() == 4);
+  REQUIRE(logs.size() == 4);
+  const auto ja = carc::sim::analysis_json(a, one, "x"), jb = carc::sim::analysis_json(b, one, "x");
+  CHECK(ja.dump() == jb.dump());
+  CHECK(carc::sim::aggregate_json(a, 5).dump() == carc::sim::aggregate_json(b, 5).dump());
+  // Game i is game rc.first_game + i of the seed, as run plays it, analysed as a log would be.
+  for (std::size_t i = 0; i < 4; ++i) {
+    CHECK(a[i].index == 2 + i);
+    auto p = carc::make_placement_policy(rc.placement_policy);
+    auto s = carc::make_scoring_policy(rc.scoring_policy);
+    const json log = carc::sim::play_logged_game({{3, 4}, 5, 2 + i}, *p, *s, rc.placement_policy, rc.scoring_policy);
+    CHECK(log == logs[i]);
+    const auto again = carc::sim::analysis_json({carc::sim::analyse_game(log, 2 + i, one)}, one, "x");
+    CHECK(again.at("games")[0].dump() == ja.at("games")[i].dump());
+  }
+  // The aggregate's figures, computed here from the games' sums.
+  const auto agg = carc::sim::aggregate_json(a, 3);
+  std::vector<double> per_game;
+  double loss = 0, decisions = 0;
+  for (const auto& g : a) {
+    per_game.push_back(g.loss());
+    loss += g.loss();
+    decisions += double(g.decisions.size());
+  }
+  double mean = loss / 4, sq = 0;
+  for (double x : per_game) sq += (x - mean) * (x - mean);
+  CHECK(agg.at("games") == 4);
+  CHECK(agg.at("decisions") == int(decisions));
+  CHECK(agg.at("loss_per_game").at("mean").get<double>() == doctest::Approx(mean));
+  CHECK(agg.at("loss_per_game").at("stderr").get<double>() == doctest::Approx(std::sqrt(sq / 3 / 4)));
+  CHECK(agg.at("loss_per_decision").at("mean").get<double>() == doctest::Approx(loss / decisions));
+  double stage_decisions = 0, stage_loss = 0;
+  for (const auto& [k, v] : agg.at("by_stage").items()) {
+    stage_decisions += v.at("decisions").get<double>();
+    stage_loss += v.at("loss_per_game").at("mean").get<double>();
+  }
+  CHECK(stage_decisions == decisions);
+  CHECK(stage_loss == doctest::Approx(mean));
+  double situations = 0;
+  for (const auto& s : agg.at("situations")) situations += s.at("decisions").get<double>();
+  CHECK(situations == decisions);
+  REQUIRE(agg.at("largest").size() == 3);
+  double top = 1e9;
+  for (const auto& d : agg.at("largest")) {
+    CHECK(d.at("loss").get<double>() <= top);
+    top = d.at("loss").get<double>();
+  }
+  for (const auto& g : a)
+    for (const auto& d : g.decisions) CHECK(d.loss <= agg.at("largest")[0].at("loss").get<double>());
+  // one game: no standard error over games
+  const auto single = carc::sim::aggregate_json({a[0]}, 1);
+  CHECK(single.at("loss_per_game").at("stderr").is_null());
+}
+
+TEST_CASE("carcsolo analyse --placement: plays the games, --log writes them, and their file analyses alike") {
+  using carc::test::run_carcsolo;
+  carc::test::TempDir d;
+  const std::vector<std::string> base = {"analyse", "--placement", "greedy", "--scoring", "best", "--games", "3",
+                                         "--seed", "5", "--rollouts", "2", "--candidates", "3"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = base;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return run_carcsolo(a, d.path());
+  };
+  const auto one = with({"--threads", "1", "--out", "one.json", "--log", "games.jsonl"});
+  REQUIRE(one.status == 0);
+  CHECK(one.out.find("over 3 games") != std::string::npos);
+  CHECK(one.out.find("costliest situations") != std::string::npos);
+  REQUIRE(with({"--threads", "2", "--out", "two.json", "-q"}).status == 0);
+  const std::string a = carc::test::read_text(d / "one.json");
+  CHECK(a == carc::test::read_text(d / "two.json"));
+  const json doc = json::parse(a);
+  CHECK(doc.at("config").at("games_played").at("games") == 3);
+  CHECK(doc.at("aggregate").at("games") == 3);
+  // The logged games, analysed from the file with the same seed: the same decisions.
+  REQUIRE(run_carcsolo({"analyse", "games.jsonl", "--seed", "5", "--rollouts", "2", "--candidates", "3", "-q",
+                        "--out", "file.json"}, d.path()).status == 0);
+  const json file = json::parse(carc::test::read_text(d / "file.json"));
+  REQUIRE(file.at("games").size() == 3);
+  for (std::size_t i = 0; i < 3; ++i) CHECK(file.at("games")[i].at("analysis") == doc.at("games")[i].at("analysis"));
+  CHECK(file.at("aggregate") == doc.at("aggregate"));
+  // Mistakes: one line, exit status 2.
+  for (const auto& bad : std::vector<std::vector<std::string>>{
+           {"analyse"},
+           {"analyse", "--games", "2"},
+           {"analyse", "--placement", "greedy", "--game", "1"},
+           {"analyse", "games.jsonl", "--colors", "4"},
+           {"analyse", "games.jsonl", "--placement", "greedy", "--analyser", "heuristic"},
+           {"analyse", "--placement", "nosuch"},
+           {"analyse", "--placement", "greedy", "--out", "x.json", "--log", "x.json"}}) {
+    const auto r = run_carcsolo(bad, d.path());
+    CHECK(r.status == 2);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+}
+
+TEST_CASE("carcsolo replay --analysis: the page carries the analysis' best moves, a wrong analysis is refused") {
+  using carc::test::run_carcsolo;
+  carc::test::TempDir d;
+  REQUIRE(run_carcsolo({"analyse", "--placement", "greedy", "--scoring", "best", "--games", "2", "--seed", "5",
+                        "--rollouts", "2", "--candidates", "4", "-q", "--out", "a.json", "--log", "g.jsonl"},
+                       d.path()).status == 0);
+  const auto r = run_carcsolo({"replay", "--from", "g.jsonl", "--game", "1", "--analysis", "a.json", "--ghosts", "2",
+                               "--html", "p.html", "-q"}, d.path());
+  REQUIRE(r.status == 0);
+  const std::string page = carc::test::read_text(d / "p.html");
+  CHECK(page.find("id=\"loss-svg\"") != std::string::npos);
+  const auto at = page.find("id=\"analysis-view\">");
+  REQUIRE(at != std::string::npos);
+  const auto from = page.find('>', at) + 1;
+  const json view = json::parse(page.substr(from, page.find("</script>", from) - from));
+  const json doc = json::parse(carc::test::read_text(d / "a.json"));
+  const json& game = doc.at("games")[1];
+  const json log = json::parse(carc::test::read_text(d / "g.jsonl").substr(carc::test::read_text(d / "g.jsonl").find('\n') + 1));
+  int shown = 0;
+  for (const auto& dec : game.at("analysis")) {
+    std::size_t step = 0;
+    while (log.at("turns")[step].at("turn") != dec.at("turn")) ++step;
+    const json& e = view.at("steps")[step + 1];
+    REQUIRE(e.is_object());
+    CHECK(e.at("loss") == dec.at("loss"));
+    REQUIRE(e.at("best").size() == std::min<std::size_t>(2, dec.at("moves").size()));
+    for (std::size_t r = 0; r < e.at("best").size(); ++r) {
+      CHECK(e.at("best")[r].at("rank") == int(r));
+      bool found = false;
+      for (const auto& m : dec.at("moves"))
+        found |= m.at("rank") == int(r) && m.at("x") == e.at("best")[r].at("x") && m.at("y") == e.at("best")[r].at("y") &&
+                 m.at("rot") == e.at("best")[r].at("rot");
+      CHECK(found);
+    }
+    ++shown;
+  }
+  CHECK(shown == int(game.at("analysis").size()));
+  // The analysis of game 0 is no analysis of game 1's log...
+  json other = doc;
+  other.at("games")[1] = doc.at("games")[0];
+  other.at("games")[1]["game"] = 1;
+  carc::test::write_text(d / "other.json", other.dump());
+  const auto wrong = run_carcsolo({"replay", "--from", "g.jsonl", "--game", "1", "--analysis", "other.json", "--html",
+                                   "w.html", "-q"}, d.path());
+  CHECK(wrong.status == 2);
+  CHECK(wrong.err.find("--analysis") != std::string::npos);
+  CHECK(!std::filesystem::exists(d / "w.html"));
+  // ...nor without --html, nor a file of another kind
+  CHECK(run_carcsolo({"replay", "--from", "g.jsonl", "--analysis", "a.json", "-q"}, d.path()).status == 2);
+  CHECK(run_carcsolo({"replay", "--from", "g.jsonl", "--analysis", "g.jsonl", "--html", "x.html", "-q"}, d.path()).status == 2);
+  // --analyse analyses the game itself
+  REQUIRE(run_carcsolo({"replay", "--from", "g.jsonl", "--analyse", "--html", "s.html", "-q"}, d.path()).status == 0);
+  CHECK(carc::test::read_text(d / "s.html").find("id=\"analysis-view\"") != std::string::npos);
+}
+
+TEST_CASE("analyse: the loss against the analysing player's own move") {
+  auto p = carc::make_placement_policy("greedy");
+  auto s = carc::make_scoring_policy("best");
+  const json log = carc::sim::play_logged_game({{3, 4}, kSeed, 1}, *p, *s, "greedy", "best");
+  const GameAnalysis a = carc::sim::analyse_game(log, 1, small(6, 4));
+  int same = 0, other = 0;
+  for (const auto& d : a.decisions) {
+    REQUIRE(d.own >= 0);
+    REQUIRE(d.own < int(d.moves.size()));
+    // paired over the same rollouts: the difference of the two means
+    CHECK(d.own_loss == doctest::Approx(d.moves[std::size_t(d.own)].mean - d.moves[std::size_t(d.played)].mean));
+    if (d.own == d.played) {
+      CHECK(d.own_loss == 0);
+      CHECK(d.own_loss_stderr == 0);
+      ++same;
+    } else {
+      ++other;
+    }
+    CHECK(d.own_loss <= d.loss + 1e-9);  // never more than against the best mean
+  }
+  CHECK(other > 0);  // greedy and the heuristic disagree somewhere...
+  CHECK(same > 0);   // ...and agree somewhere
+  // The heuristic analysing its own game: its own move is the one played.
+  const GameAnalysis h = carc::sim::analyse_game(heuristic_log(1), 1, small(2, 4));
+  int own_played = 0;
+  for (const auto& d : h.decisions) own_played += d.own == d.played;
+  CHECK(own_played * 10 >= int(h.decisions.size()) * 9);
+}
+
+TEST_CASE("analyse: the planted-mistake bar's procedure finds large planted mistakes (scripts/planted_mistakes)") {
+  // tests/planted.hpp at a small size: three games of `search` (seed 2026: games 6, 11 and
+  // 18, whose planted worst moves cost 16 to 20 points) at 48 rollouts. The whole bar, 20
+  // games at 128 rollouts, is in docs/analyse.md.
+  carc::test::PlantedOptions o;
+  o.player = "search";
+  o.seed = 2026;
+  o.plant_rollouts = 128;
+  o.analysis.rollouts = 48;
+  o.analysis.seed = o.seed;
+  o.analysis.scoring = carc::canonical_scoring("best");
+  for (std::uint64_t g : {6, 11, 18}) {
+    const auto p = carc::test::planted_game(o, g);
+    MESSAGE("game ", g, ": planted at turn ", p.turn, " (", p.cost, " points when planted); there ", p.planted_loss,
+            " +- ", p.planted_stderr, "; largest ", p.largest_loss, " at turn ", p.largest_turn);
+    REQUIRE(p.decision >= 0);
+    CHECK(p.cost > 10);
+    CHECK(p.found());
+    // the log is a game: the analysis replayed it (planted_game throws otherwise), and the
+    // planted turn's move is the one valued worst
+    CHECK(p.log.at("config").at("placement_policy") == "planted:search");
+  }
 }

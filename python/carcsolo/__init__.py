@@ -11,7 +11,8 @@ for --first-game; a list for an option given several times; True for a flag) and
 its document (what --out writes) as a dict, with `.games`: per-game numpy arrays (not kept
 with arrays=False, for very long runs), and `.summary()`: the summary the command line
 prints. load_positions reads the training data that `carcsolo positions` writes
-(docs/positions-format.md) into numpy arrays.
+(docs/positions-format.md) into numpy arrays. analyse (and load_analysis for a file that
+`carcsolo analyse --out` wrote) gives every decision's loss as numpy arrays.
 """
 import json
 import os
@@ -50,7 +51,8 @@ except ImportError as e:
     raise _wrong_interpreter("its compiled part (carcsolo._carcsolo)", e) from e
 
 __all__ = ["run", "compare", "sweep", "Game", "Move", "Advice", "Results", "placement_policies",
-           "scoring_policies", "GOAL_IDS", "END_REASONS", "load_positions", "Positions"]
+           "scoring_policies", "GOAL_IDS", "END_REASONS", "load_positions", "Positions", "analyse",
+           "load_analysis", "Analysis"]
 
 GOAL_IDS = tuple(_carcsolo.goal_ids)
 END_REASONS = ("none", "no_meeple", "tiles_exhausted")  # end_reason_code indexes this
@@ -249,6 +251,89 @@ def load_positions(path):
     return Positions(np.ascontiguousarray(rows["features"]), np.ascontiguousarray(rows["targets"]),
                      np.ascontiguousarray(rows["game"]), np.ascontiguousarray(rows["turn"]),
                      np.ascontiguousarray(rows["mover"]), header)
+
+
+ANALYSIS_FORMAT = "carcassonne-solo-analysis/1"
+_STAGES = ("opening", "middle", "end")
+_KINDS = ("none", "road", "city", "monastery")
+
+
+class Analysis(Results):
+    """An analysis document (docs/analysis-format.md) as a dict, with `.decisions`: one
+    entry per decision of every game, in the document's order, as numpy arrays:
+    game (the game's index: its position in the log file, or its game number when played),
+    decision (its place among the game's placements), turn, color, tile (letter), stage and
+    kind (strings) with stage_code (0 opening, 1 middle, 2 end) and kind_code (0 none,
+    1 road, 2 city, 3 monastery), loss and loss_se (in-sample loss and its standard error),
+    heldout and heldout_se, own_loss and own_loss_se (against the analysing player's own
+    move), rank (the played move's rank, 0 the best) and moves (moves analysed). `.summary()`: the text the command line prints (empty when loaded)."""
+    decisions = None
+
+
+def _decision_arrays(doc):
+    rows = [(g["index"], d) for g in doc["games"] for d in g["analysis"]]
+    ints = lambda f, t=np.int32: np.array([f(i, d) for i, d in rows], dtype=t)
+    floats = lambda key: np.array([d[key] for _, d in rows], dtype=np.float64)
+    stage = np.array([d["stage"] for _, d in rows], dtype="U9")
+    kind = np.array([d["kind"] for _, d in rows], dtype="U9")
+    return {
+        "game": ints(lambda i, d: i, np.int64),
+        "decision": ints(lambda i, d: d["index"]),
+        "turn": ints(lambda i, d: d["turn"]),
+        "color": ints(lambda i, d: d["color"]),
+        "tile": np.array([d["tile"] for _, d in rows], dtype="U1"),
+        "stage": stage,
+        "stage_code": ints(lambda i, d: _STAGES.index(d["stage"]), np.int8),
+        "kind": kind,
+        "kind_code": ints(lambda i, d: _KINDS.index(d["kind"]), np.int8),
+        "loss": floats("loss"),
+        "loss_se": floats("loss_stderr"),
+        "heldout": floats("heldout"),
+        "heldout_se": floats("heldout_stderr"),
+        "own_loss": floats("own_loss"),
+        "own_loss_se": floats("own_loss_stderr"),
+        "rank": ints(lambda i, d: d["played_rank"]),
+        "moves": ints(lambda i, d: len(d["moves"])),
+    }
+
+
+def analyse(file=None, **options):
+    """carcsolo analyse. Without `file`: plays the games of `placement` (with games, seed,
+    scoring, colors, meeples, first_game as run takes them) and analyses every decision;
+    with `file` (a game log file): analyses its games (placement or analyser then names the
+    analysing player, as on the command line). Other options: analyser, rollouts,
+    candidates, threads, largest, out, log. Returns an Analysis: the document as a dict,
+    `.decisions` per-decision numpy arrays, `.summary()`."""
+    options = dict(options)
+    args, placement, scoring = _arguments(options, set(), set())
+    if placement or scoring:
+        raise ValueError("analyse takes policies by name (a spec string), not Python callables")
+    if file is not None:
+        args = [os.fspath(file)] + args
+    main = threading.current_thread() is threading.main_thread()
+    shown = dict(options, **({"file": file} if file is not None else {}))
+    status, doc, _, summary = _carcsolo.command("analyse", args, [], [], main, False, _call("analyse", shown))
+    if not doc:  # help=True
+        return None
+    out = Analysis(json.loads(doc))
+    out._summary = summary
+    out.decisions = _decision_arrays(out)
+    return out
+
+
+def load_analysis(path):
+    """Reads a file that `carcsolo analyse --out` wrote into an Analysis (the document, with
+    `.decisions` as numpy arrays). Raises ValueError when it is not one."""
+    with open(path) as f:
+        try:
+            doc = json.load(f)
+        except ValueError:
+            raise ValueError("%s: not a JSON analysis file" % path) from None
+    if not isinstance(doc, dict) or doc.get("format") != ANALYSIS_FORMAT:
+        raise ValueError("%s: not a %s file" % (path, ANALYSIS_FORMAT))
+    out = Analysis(doc)
+    out.decisions = _decision_arrays(out)
+    return out
 
 
 def placement_policies():

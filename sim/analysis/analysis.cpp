@@ -55,6 +55,10 @@ double GameAnalysis::heldout() const { return sum_of(decisions, &DecisionAnalysi
 double GameAnalysis::heldout_stderr() const {
   return stderr_of_sum(decisions, &DecisionAnalysis::heldout_stderr);
 }
+double GameAnalysis::own_loss() const { return sum_of(decisions, &DecisionAnalysis::own_loss); }
+double GameAnalysis::own_loss_stderr() const {
+  return stderr_of_sum(decisions, &DecisionAnalysis::own_loss_stderr);
+}
 
 std::uint64_t decision_key(std::uint64_t seed, std::uint64_t index, int decision) {
   std::uint64_t h = seed ^ 0x616E616C79736531ull;  // "analyse1": apart from the games' streams
@@ -114,6 +118,17 @@ void DecisionAnalyser::analyse(const State& s, int type, std::span<const Placeme
   } else {
     moves_[std::size_t(at)] = played;  // the same position; as the log spells it
   }
+  // The analysing player's own move, on a stream apart from the rollouts'.
+  Rng own_rng(key, 0, Stream::config);
+  const Move own = normalised(s, type, player_->choose(Observation(s, type), legal, own_rng));
+  const std::uint32_t own_key = move_key(type, own);
+  int own_at = -1;
+  for (int i = 0; i < k && own_at < 0; ++i)
+    if (move_key(type, moves_[std::size_t(i)]) == own_key) own_at = i;
+  if (own_at < 0) {
+    moves_.push_back(own);
+    own_at = k++;
+  }
 
   const std::size_t R = std::size_t(rollouts);
   results_.resize(std::size_t(k) * R);
@@ -166,6 +181,8 @@ void DecisionAnalyser::analyse(const State& s, int type, std::span<const Placeme
   // Paired: best's result less the played move's, rollout by rollout.
   const double* p = &results_[std::size_t(at) * R];
   paired(&results_[std::size_t(out.best) * R], p, 0, 1, R, out.loss, out.loss_stderr);
+  out.own = own_at;
+  paired(&results_[std::size_t(own_at) * R], p, 0, 1, R, out.own_loss, out.own_loss_stderr);
   // Held out: picked on the even rollouts, measured on the odd ones.
   if (R < 2) {
     out.heldout_best = out.best;

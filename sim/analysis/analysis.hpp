@@ -64,6 +64,13 @@ struct DecisionAnalysis {
   // paired over the odd rollouts; free of the selection's optimism, and may be negative.
   int heldout_best = 0;
   double heldout = 0, heldout_stderr = 0;
+  // Against the analysing player's own move (index `own` into moves; appended when it is
+  // neither among the K best nor the move played): its mean less the played move's,
+  // paired. No selection, so unbiased; may be negative. Summed over a player's games it
+  // estimates how much better the analysing player does than the player (the
+  // performance-difference identity; docs/analyse.md).
+  int own = 0;
+  double own_loss = 0, own_loss_stderr = 0;
 };
 
 struct GameAnalysis {
@@ -78,6 +85,8 @@ struct GameAnalysis {
   double loss_stderr() const;  // sqrt of the sum of squared standard errors
   double heldout() const;      // the same of the held-out estimates
   double heldout_stderr() const;
+  double own_loss() const;     // and of the losses against the analysing player's own moves
+  double own_loss_stderr() const;
 };
 
 // A log that is not a consistent game log: its replay's first inconsistency.
@@ -93,10 +102,11 @@ class DecisionAnalyser {
   ~DecisionAnalyser();
   // Values the moves of the decision (State `s` with `type` in hand, its legal
   // placements, the move played) with random numbers from `key`; fills `out.moves`,
-  // `played`, `best`, `loss`, `loss_stderr` and the held-out estimate. `played` may be
-  // Move::none() (advice: no move played yet): then only the K best are valued, `played`
-  // is -1 and the losses are 0; the moves' values are those the same decision gets with a
-  // played move (each move's rollouts do not depend on the other moves analysed).
+  // `played`, `best`, `loss`, `loss_stderr`, the held-out estimate and the loss against
+  // the analysing player's own move (chosen with a stream of its own from `key`). `played`
+  // may be Move::none() (advice: no move played yet): then only the K best are valued,
+  // `played` is -1 and the losses are 0; the moves' values are those the same decision gets
+  // with a played move (each move's rollouts do not depend on the other moves analysed).
   void analyse(const State& s, int type, std::span<const Placement> legal, Move played,
                std::uint64_t key, int rollouts, int candidates, DecisionAnalysis& out);
 

@@ -41,14 +41,17 @@ ojson decision_json(const DecisionAnalysis& d) {
           {"heldout_best", d.heldout_best},
           {"heldout", d.heldout},
           {"heldout_stderr", d.heldout_stderr},
-          {"heldout_ci95", ci_json(d.heldout, d.heldout_stderr)}};
+          {"heldout_ci95", ci_json(d.heldout, d.heldout_stderr)},
+          {"own", d.own},
+          {"own_loss", d.own_loss},
+          {"own_loss_stderr", d.own_loss_stderr}};
 }
 
 // Loss summed by stage and by kind over some decisions.
 struct Breakdown {
   double stage_loss[3] = {}, kind_loss[4] = {}, stage_held[3] = {}, kind_held[4] = {};
   int stage_n[3] = {}, kind_n[4] = {};
-  double loss = 0, var = 0, held = 0, held_var = 0;
+  double loss = 0, var = 0, held = 0, held_var = 0, own = 0, own_var = 0;
   int n = 0;
   void add(const DecisionAnalysis& d) {
     stage_loss[int(d.stage)] += d.loss;
@@ -61,6 +64,8 @@ struct Breakdown {
     var += d.loss_stderr * d.loss_stderr;
     held += d.heldout;
     held_var += d.heldout_stderr * d.heldout_stderr;
+    own += d.own_loss;
+    own_var += d.own_loss_stderr * d.own_loss_stderr;
     ++n;
   }
   void add_to(ojson& j) const {
@@ -71,6 +76,8 @@ struct Breakdown {
     j["heldout"] = held;
     j["heldout_stderr"] = std::sqrt(held_var);
     j["heldout_ci95"] = ci_json(held, std::sqrt(held_var));
+    j["own_loss"] = own;
+    j["own_loss_stderr"] = std::sqrt(own_var);
     ojson by_stage = ojson::object(), by_kind = ojson::object();
     for (int s = 0; s < 3; ++s)
       by_stage[kStageNames[s]] = {{"decisions", stage_n[s]}, {"loss", stage_loss[s]}, {"heldout", stage_held[s]}};

@@ -162,5 +162,6 @@ int cmd_ceiling(const Args& args);
 int cmd_positions(const Args& args);
 int cmd_analyse(const Args& args);
 int cmd_advise(const Args& args);
+int cmd_analyse(const Args& args, Embedding* embed);
 
 }  // namespace carc::sim

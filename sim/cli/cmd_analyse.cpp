@@ -8,14 +8,17 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
 
 #include "policies/heuristic/heuristic.hpp"
 #include "policies/policy.hpp"
+#include "sim/analysis/aggregate.hpp"
 #include "sim/analysis/analysis.hpp"
 #include "sim/cli/cli.hpp"
+#include "sim/cli/embedding.hpp"
 #include "sim/driver/matrix.hpp"
 #include "sim/log/verify.hpp"
 
@@ -61,63 +64,24 @@ std::string where(const std::string& file, const Document& d) {
 
 }  // namespace
 
-int cmd_analyse(const Args& args) {
-  std::vector<std::string> files;
-  std::string file, out, placement = "heuristic", scoring = "log", rollouts = "32", candidates = "8",
-                       seed = "1", games, game, threads = std::to_string(default_threads()), largest = "5";
-  po::options_description d(
-      "carcsolo analyse: every placement decision of game logs (carcassonne-solo-log/1, from any\n"
-      "player) valued by Monte Carlo from what the player saw: each legal move analysed is played\n"
-      "on a copy of the position, the unseen tiles re-dealt at random into stacks of the sizes\n"
-      "left, and the game continued to its end by the analysing player (the same re-deals for\n"
-      "every move of a decision). Prints the total expected loss against the best moves, the\n"
-      "largest mistakes and the loss by stage and by meeple; --out writes every decision\n"
-      "(carcassonne-solo-analysis/1, docs/analysis-format.md).\n\n"
-      "usage: carcsolo analyse LOG.jsonl [options]\n\nOptions");
-  d.add_options()("help,h", "show this help")
-      ("placement", po::value(&placement)->default_value(placement), "the analysing player: continues every rollout (a placement spec, see `carcsolo policies`)")
-      ("scoring", po::value(&scoring)->default_value(scoring), "scoring order of the rollouts: `log` (the log's when this program has it, else best) or a scoring spec")
-      ("rollouts", po::value(&rollouts)->default_value(rollouts), "continuations per move, 1..100000")
-      ("candidates", po::value(&candidates)->default_value(candidates), "moves analysed per decision: the heuristic's K best (duplicates removed) and the move played; 0: every legal move")
-      ("seed", po::value(&seed)->default_value(seed), "seed of the re-deals (the analysis is a function of the log and the options)")
-      ("games", po::value(&games), "analyse the first N games of the file (default: all)")
-      ("game", po::value(&game), "analyse only the game at position G of the file, from 0")
-      ("threads", po::value(&threads)->default_value(threads), "threads over the decisions of a game (the analysis does not depend on it)")
-      ("out", po::value(&out), "write the analysis (JSON) to FILE")
-      ("largest", po::value(&largest)->default_value(largest), "mistakes listed in the summary, 0..1000")
-      ("quiet,q", "no summary on stdout");
-  const auto vm = parse_with_files(d, args, files);
-  if (vm.count("help")) {
-    std::cout << d << "\nExample: carcsolo run --games 10 --placement heuristic --scoring best --log games.jsonl"
-                      " && carcsolo analyse games.jsonl --game 3 --out analysis.json\n";
-    return 0;
-  }
-  if (files.empty()) throw UsageError("analyse needs a log file (carcsolo analyse LOG.jsonl)");
-  if (files.size() > 1)
-    throw UsageError("analyse takes one log file (got " + std::to_string(files.size()) + ": " + files[0] +
-                     ", " + files[1] + (files.size() > 2 ? ", ..." : "") + ")");
-  file = files[0];
-  AnalysisOptions opt;
-  std::string player;
-  try {
-    player = canonical_placement(placement);
-    if (scoring != "log") opt.scoring = canonical_scoring(scoring);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-  opt.placement = player;
-  opt.rollouts = int(parse_count("rollouts", rollouts, 1, 100000));
-  opt.candidates = int(parse_count("candidates", candidates, 0, kMaxMoves));
-  opt.seed = parse_count("seed", seed, 0, UINT64_MAX);
-  opt.threads = int(parse_count("threads", threads, 1, 1024));
-  const int n_largest = int(parse_count("largest", largest, 0, 1000));
-  if (vm.count("games") && vm.count("game")) throw UsageError("--games and --game: give one of them");
-  const std::uint64_t first = vm.count("game") ? parse_count("game", game, 0, UINT64_MAX / 2) : 0;
-  const std::uint64_t count = vm.count("games") ? parse_count("games", games, 1, UINT64_MAX / 2)
-                              : vm.count("game") ? 1 : UINT64_MAX;
+namespace {
 
-  AtomicFile output;
-  if (!out.empty()) output = open_output("out", out);
+// The options of both modes: with a LOG file (its games analysed) or without (the games
+// played here, as `run` plays them). A few options mean what suits each mode (--help).
+struct AnalyseOptions {
+  std::string out, log, placement, analyser, scoring, rollouts = "32", candidates = "8", seed, games, game,
+      first_game = "0", colors = "3", meeples = "4", threads = std::to_string(default_threads()), largest = "5";
+};
+
+std::vector<GameAnalysis> analyse_file(const std::string& file, const po::variables_map& vm,
+                                       const AnalyseOptions& o, const AnalysisOptions& opt) {
+  if (vm.count("games") && vm.count("game")) throw UsageError("--games and --game: give one of them");
+  for (const char* name : {"first-game", "colors", "meeples", "log"})
+    if (vm.count(name))
+      throw UsageError(std::string("--") + name + " is for analysing played games (without a LOG file)");
+  const std::uint64_t first = vm.count("game") ? parse_count("game", o.game, 0, UINT64_MAX / 2) : 0;
+  const std::uint64_t count = vm.count("games") ? parse_count("games", o.games, 1, UINT64_MAX / 2)
+                              : vm.count("game") ? 1 : UINT64_MAX;
   std::vector<Document> docs = read_logs(file);
   if (first >= docs.size())
     throw UsageError("--game " + std::to_string(first) + ": " + file + " holds " + std::to_string(docs.size()) +
@@ -134,22 +98,144 @@ int cmd_analyse(const Args& args) {
     }
     if (bad) throw UsageError(where(file, doc) + ": not a consistent game log: " + bad->message());
   }
-
   std::vector<GameAnalysis> results;
   for (const auto& doc : docs) results.push_back(analyse_game(doc.doc, doc.index, opt));
+  return results;
+}
 
-  if (output.is_open()) {
+}  // namespace
+
+int cmd_analyse(const Args& args) { return cmd_analyse(args, nullptr); }
+
+int cmd_analyse(const Args& args, Embedding* embed) {
+  std::vector<std::string> files;
+  AnalyseOptions o;
+  po::options_description d(
+      "carcsolo analyse: every placement decision of games valued by Monte Carlo from what the\n"
+      "player saw: each legal move analysed is played on a copy of the position, the unseen\n"
+      "tiles re-dealt at random into stacks of the sizes left, and the game continued to its\n"
+      "end by the analysing player (the same re-deals for every move of a decision). Prints the\n"
+      "total expected loss against the best moves, the largest mistakes and the loss by stage\n"
+      "and by meeple; over several games also the means per game and per decision with 95% CIs\n"
+      "(the games are the units) and the costliest situations; --out writes every decision\n"
+      "(carcassonne-solo-analysis/1, docs/analysis-format.md; usage: docs/analyse.md).\n\n"
+      "usage: carcsolo analyse LOG.jsonl [options]     the games of a log file (any player)\n"
+      "       carcsolo analyse --placement P --games N [--seed S --scoring O --colors C --meeples M]\n"
+      "                                                 P's games, played as `run` plays them\n\nOptions");
+  d.add_options()("help,h", "show this help")
+      ("placement", po::value(&o.placement),
+       "with LOG: the analysing player (as --analyser). Without: the player whose games are played and analysed "
+       "(a placement spec, see `carcsolo policies`)")
+      ("analyser", po::value(&o.analyser), "the analysing player, which continues every rollout (default heuristic)")
+      ("scoring", po::value(&o.scoring),
+       "with LOG: scoring order of the rollouts, `log` (default: the log's when this program has it, else best) or a "
+       "scoring spec. Without: the games' scoring policy (default random, as run), which the rollouts use too")
+      ("rollouts", po::value(&o.rollouts)->default_value(o.rollouts), "continuations per move, 1..100000")
+      ("candidates", po::value(&o.candidates)->default_value(o.candidates), "moves analysed per decision: the heuristic's K best (duplicates removed), the move played and the analysing player's own; 0: every legal move")
+      ("seed", po::value(&o.seed),
+       "with LOG: seed of the re-deals (default 1). Without: the games' seed (as run; default 1), also the re-deals'. "
+       "The analysis is a function of the games and the options")
+      ("games", po::value(&o.games), "with LOG: analyse the first N games of the file (default: all). Without: games played (default 10)")
+      ("game", po::value(&o.game), "with LOG: analyse only the game at position G of the file, from 0")
+      ("first-game", po::value(&o.first_game), "without LOG: the first game's index (as run; default 0)")
+      ("colors", po::value(&o.colors), "without LOG: colours in play, 2..6 (default 3)")
+      ("meeples", po::value(&o.meeples), "without LOG: meeples per colour, 1..12 (default 4)")
+      ("log", po::value(&o.log), "without LOG: also write the games played (carcassonne-solo-log/1, JSON Lines) to FILE")
+      ("threads", po::value(&o.threads)->default_value(o.threads), "with LOG: threads over the decisions of a game; without: over the games (the analysis does not depend on it)")
+      ("out", po::value(&o.out), "write the analysis (JSON) to FILE")
+      ("largest", po::value(&o.largest)->default_value(o.largest), "mistakes listed in the summary (and the document's aggregate), 0..1000")
+      ("quiet,q", "no summary on stdout");
+  const auto vm = parse_with_files(d, args, files);
+  if (vm.count("help")) {
+    std::cout << d << "\nExamples: carcsolo run --games 10 --placement heuristic --scoring best --log games.jsonl"
+                      " && carcsolo analyse games.jsonl --game 3 --out analysis.json\n"
+                      "          carcsolo analyse --placement heuristic --scoring best --games 50 --seed 4242 --out a.json\n";
+    return 0;
+  }
+  if (files.size() > 1)
+    throw UsageError("analyse takes one log file (got " + std::to_string(files.size()) + ": " + files[0] +
+                     ", " + files[1] + (files.size() > 2 ? ", ..." : "") + ")");
+  const bool played = files.empty();
+  if (played && !vm.count("placement"))
+    throw UsageError("analyse needs a log file (carcsolo analyse LOG.jsonl) or a player whose games to play "
+                     "(carcsolo analyse --placement P --games N)");
+  if (!played && vm.count("placement") && vm.count("analyser"))
+    throw UsageError("with a log file --placement names the analysing player: give --placement or --analyser, not both");
+  AnalysisOptions opt;
+  std::string player;
+  RunConfig rc;
+  try {
+    player = canonical_placement(!o.analyser.empty() ? o.analyser : !played && !o.placement.empty() ? o.placement : "heuristic");
+    if (!played && !o.scoring.empty() && o.scoring != "log") opt.scoring = canonical_scoring(o.scoring);
+    if (played) {
+      rc.placement_policy = canonical_placement(o.placement);
+      rc.scoring_policy = canonical_scoring(o.scoring.empty() ? "random" : o.scoring);
+    }
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  opt.placement = player;
+  opt.rollouts = int(parse_count("rollouts", o.rollouts, 1, 100000));
+  opt.candidates = int(parse_count("candidates", o.candidates, 0, kMaxMoves));
+  opt.seed = o.seed.empty() ? 1 : parse_count("seed", o.seed, 0, UINT64_MAX);
+  opt.threads = int(parse_count("threads", o.threads, 1, 1024));
+  const int n_largest = int(parse_count("largest", o.largest, 0, 1000));
+  if (played) {
+    if (vm.count("game")) throw UsageError("--game is for a log file; without one give --first-game and --games");
+    rc.colors = int(parse_count("colors", o.colors, kMinColors, kMaxColors));
+    rc.meeples = int(parse_count("meeples", o.meeples, kMinMeeples, kMaxMeeples));
+    rc.seed = opt.seed;
+    rc.first_game = parse_count("first-game", o.first_game, 0, UINT64_MAX / 2);
+    rc.games = vm.count("games") ? parse_count("games", o.games, 1, 1000000) : 10;
+    if (!o.out.empty() && !o.log.empty() && same_path(o.out, o.log))
+      throw UsageError("--out and --log must name different files (both are '" + o.out + "')");
+  }
+
+  AtomicFile output, log_file;
+  if (!o.out.empty()) output = open_output("out", o.out);
+  if (!o.log.empty()) log_file = open_output("log", o.log);
+  std::vector<nlohmann::json> logs;
+  const std::vector<GameAnalysis> results =
+      played ? analyse_played_games(rc, opt, log_file.is_open() ? &logs : nullptr)
+             : analyse_file(files[0], vm, o, opt);
+
+  const bool document = output.is_open() || embed;
+  if (document) {
     nlohmann::ordered_json j = analysis_json(results, opt, player);
+    if (played)
+      j["config"]["games_played"] = {{"placement", rc.placement_policy}, {"scoring", rc.scoring_policy},
+                                     {"colors", rc.colors},          {"meeples", rc.meeples},
+                                     {"seed", rc.seed},              {"first_game", rc.first_game},
+                                     {"games", rc.games}};
+    nlohmann::ordered_json games = std::move(j["games"]);
+    j.erase("games");
+    j["aggregate"] = aggregate_json(results, n_largest);
+    j["games"] = std::move(games);
     j["program"] = nlohmann::ordered_json::parse(program_json(program_info()).dump());
-    output.write(j.dump(1) + "\n");
-    output.commit();
+    if (output.is_open()) {
+      output.write(j.dump(1) + "\n");
+      output.commit();
+    }
+    if (embed) embed->document = nlohmann::json::parse(j.dump());
   }
-  if (!vm.count("quiet")) {
-    std::cout << "carcsolo analyse: " << file << ", player " << short_placement_spec(player) << ", "
-              << opt.rollouts << " rollouts x " << (opt.candidates ? std::to_string(opt.candidates) : "all")
-              << " moves, seed " << opt.seed << (out.empty() ? "" : " -> " + out) << "\n"
-              << analysis_summary(results, n_largest);
+  if (log_file.is_open()) {
+    for (const auto& l : logs) log_file.write(l.dump() + "\n");
+    log_file.commit();
   }
+  std::ostringstream summary;
+  summary << "carcsolo analyse: "
+          << (played ? short_placement_spec(rc.placement_policy) + " (scoring " + short_scoring_spec(rc.scoring_policy) +
+                           ", " + std::to_string(rc.colors) + " colours x " + std::to_string(rc.meeples) +
+                           " meeples, seed " + std::to_string(rc.seed) + ", games " + std::to_string(rc.first_game) +
+                           ".." + std::to_string(rc.first_game + rc.games - 1) + ")"
+                     : files[0])
+          << ", player " << short_placement_spec(player) << ", " << opt.rollouts << " rollouts x "
+          << (opt.candidates ? std::to_string(opt.candidates) : "all") << " moves, seed " << opt.seed
+          << (o.out.empty() ? "" : " -> " + o.out) << "\n"
+          << analysis_summary(results, n_largest);
+  if (results.size() > 1) summary << aggregate_summary(results, n_largest);
+  if (embed) embed->summary = summary.str();
+  else if (!vm.count("quiet")) std::cout << summary.str();
   return 0;
 }
 

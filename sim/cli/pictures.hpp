@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json_fwd.hpp>
+#include <nlohmann/json.hpp>
 
 #include "sim/cli/cli.hpp"
 #include "sim/log/io.hpp"
@@ -15,6 +15,8 @@ namespace carc::sim {
 struct PictureOptions {
   std::string svg, png, html;
   bool turn_numbers = false, returned_meeples = false;
+  std::string analysis, ghosts = "3";  // --analysis FILE, --ghosts N (the --html page)
+  bool analyse = false;                // --analyse: analyse the game for the page
   void add_to(po::options_description& d);
   bool any() const { return !svg.empty() || !png.empty() || !html.empty(); }
 };
@@ -28,8 +30,11 @@ class PictureWriter {
   void write(const nlohmann::json& log);
 
  private:
+  std::string page(const nlohmann::json& log) const;
   PictureOptions opt_;
   AtomicFile svg_, png_, html_;
+  nlohmann::json analysis_;  // the --analysis document
+  int ghosts_ = 3;
 };
 
 // A game log from FILE: a single JSON document, or JSON lines (`run --log`) from which

@@ -6,6 +6,7 @@
 
 #include "core/tiles.hpp"
 #include "sim/log/board_view.hpp"
+#include "sim/render/html_analysis.hpp"
 #include "sim/render/svg.hpp"
 
 namespace carc::sim {
@@ -239,6 +240,7 @@ function render() {
   $("btn-first").disabled = $("btn-prev").disabled = step === 0;
   $("btn-last").disabled = $("btn-next").disabled = step === LAST;
   showBoard(step);
+  if (window.analysisShow) analysisShow(step);
   try { history.replaceState(null, "", "#step=" + step); } catch (e) { /* some file: URLs refuse */ }
 }
 
@@ -258,6 +260,7 @@ document.addEventListener("keydown", (e) => {
 });
 
 buildScoreboard();
+if (window.analysisInit) analysisInit();
 document.body.dataset.steps = LAST;
 const hash = new URLSearchParams(location.hash.slice(1));
 const first = hash.get("step") || hash.get("turn");
@@ -271,8 +274,11 @@ document.body.dataset.ready = "1";
 
 }  // namespace
 
-std::string replay_html(const json& log) {
-  const BoardView v = rebuild_board(log);
+std::string replay_html(const json& log) { return replay_html(log, nullptr); }
+
+std::string replay_html(const json& log, const json* analysis, int ghosts) {
+  BoardView v = rebuild_board(log);
+  const json aview = analysis ? analysis_view(log, *analysis, ghosts, v) : json();
   SvgOptions opt;
   opt.page = true;
   const json& cfg = log.at("config");
@@ -284,8 +290,14 @@ std::string replay_html(const json& log) {
   std::string h;
   h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  h += "<title>carcsolo replay · " + xml_escape(meta) + "</title>\n<style>" + std::string(kCss) + "</style>\n</head>\n";
+  h += "<title>carcsolo replay · " + xml_escape(meta) + "</title>\n<style>" + std::string(kCss) + "</style>\n";
+  if (analysis) h += "<style>" + std::string(kAnalysisCss) + "</style>\n";
+  h += "</head>\n";
   h += "<body data-step=\"0\">\n<header><h1>carcsolo replay</h1><div id=\"meta\">" + xml_escape(meta) + "</div></header>\n";
+  if (analysis)
+    h += "<div id=\"loss-strip\"><div class=\"caption\">expected loss of each turn's move (click a turn to go there; "
+         "ghost tiles on the board: the best moves by the analysis, numbered by rank, green when played)</div>"
+         "<svg id=\"loss-svg\"></svg></div>\n";
   h += "<main>\n<section id=\"board-wrap\">\n" + board_svg(log, v, opt) + "</section>\n<aside>\n";
   h += "<div id=\"controls\"><button id=\"btn-first\" title=\"first (Home)\">&#x21E4; first</button>"
        "<button id=\"btn-prev\" title=\"previous (Left)\">&#x25C0; prev</button>"
@@ -294,6 +306,7 @@ std::string replay_html(const json& log) {
   h += "<input type=\"range\" id=\"step-slider\" min=\"0\" value=\"0\" aria-label=\"step\">\n";
   h += "<div id=\"step-label\"></div>\n";
   h += "<h2>Tile drawn</h2><div id=\"draw\"><svg id=\"hand\" viewBox=\"0 0 100 100\"></svg><div id=\"draw-text\"></div></div>\n";
+  if (analysis) h += "<h2>Analysis</h2><div id=\"analysis\"></div>\n";
   h += "<h2>Scored this turn, in order</h2><div id=\"scored\"></div>\n";
   h += "<h2>Scoreboard after this step</h2><table id=\"scoreboard\"></table>\n";
   h += "<h2>Discards</h2><div id=\"discards\"></div>\n";
@@ -305,6 +318,10 @@ std::string replay_html(const json& log) {
   h += "</aside>\n</main>\n";
   h += "<script type=\"application/json\" id=\"game-log\">" + script_json(log) + "</script>\n";
   h += "<script type=\"application/json\" id=\"board-view\">" + script_json(view_json(log, v)) + "</script>\n";
+  if (analysis) {
+    h += "<script type=\"application/json\" id=\"analysis-view\">" + script_json(aview) + "</script>\n";
+    h += "<script>" + std::string(kAnalysisScript) + "</script>\n";
+  }
   h += "<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
   return h;
 }

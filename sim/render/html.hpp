@@ -16,5 +16,14 @@ namespace carc::sim {
 
 // Throws std::runtime_error when the log is inconsistent (rebuild_board).
 std::string replay_html(const nlohmann::json& log);
+// The same page with an analysis of the game (`analysis`: one entry of an analysis
+// document's "games", docs/analysis-format.md; none: the page above): a loss strip across
+// the game (#loss-svg, one .loss-bar per analysed turn with data-step, data-turn,
+// data-loss; clicking a turn's slot goes to its step), an "Analysis" panel (#analysis)
+// with the played move's rank and loss, and on the board the `ghosts` best moves of the
+// step's decision as translucent tiles (<g class="ghost" data-x data-y data-rot
+// data-meeple data-rank data-mean>, class "played" for the move played). Throws
+// std::runtime_error when the analysis is not of this log.
+std::string replay_html(const nlohmann::json& log, const nlohmann::json* analysis, int ghosts = 3);
 
 }  // namespace carc::sim

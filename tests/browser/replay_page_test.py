@@ -6,6 +6,9 @@
                                           chromium --dump-dom
   replay_page_test.py clicks CARCSOLO     real clicks and key presses through chromedriver
                                           (W3C WebDriver on a loopback port)
+  replay_page_test.py analysis CARCSOLO   the page with `--analysis`: through chromedriver, no
+                                          console errors, clicking the loss strip goes to the
+                                          turn, and the ghost tiles are the analysis' best moves
 
 Both check, for a few seeded games, that the scoreboard shown (#score-C, #supply-C) equals
 the log's: the start scores at the first step, turns[k].scores after step k+1, the final
@@ -120,7 +123,7 @@ def run_dump_dom(pages, work):
 class WebDriver:
     KEYS = {"End": "\ue010", "Home": "\ue011", "ArrowLeft": "\ue012", "ArrowRight": "\ue014"}
 
-    def __init__(self, profile):
+    def __init__(self, profile, logs=False):
         with socket.socket() as s:  # a free loopback port for chromedriver
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
@@ -140,6 +143,8 @@ class WebDriver:
             time.sleep(0.2)
         caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
             "binary": shutil.which("chromium"), "args": CHROMIUM_FLAGS + ["--user-data-dir=" + profile]}}}}
+        if logs:  # the browser console, read back by console()
+            caps["capabilities"]["alwaysMatch"]["goog:loggingPrefs"] = {"browser": "ALL"}
         self.session = self.call("POST", "/session", caps)["value"]["sessionId"]
 
     def call(self, method, path, body=None):
@@ -166,6 +171,17 @@ class WebDriver:
         k = self.KEYS[name]
         self.s("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": [
             {"type": "keyDown", "value": k}, {"type": "keyUp", "value": k}]}]})
+
+    def elements(self, css):
+        v = self.s("POST", "/elements", {"using": "css selector", "value": css})
+        return [next(iter(e.values())) for e in v]
+
+    def element_attr(self, element, name):
+        return self.s("GET", "/element/%s/attribute/%s" % (element, name))
+
+    def console(self):
+        """The browser console's entries since the last call (chromedriver's log endpoint)."""
+        return self.s("POST", "/se/log", {"type": "browser"})
 
     def text(self, css):
         return self.s("GET", "/element/%s/text" % self.element(css))
@@ -230,20 +246,101 @@ def run_clicks(pages, work):
     return checks
 
 
+# ---------------------------------------------------------------------------------------
+# analysis: the page of `replay --analysis`
+# ---------------------------------------------------------------------------------------
+GHOSTS = 3
+
+
+def make_analysis_pages(carcsolo, work):
+    """Two games of a player, analysed (few rollouts: the page is tested, not the figures)."""
+    subprocess.run([carcsolo, "analyse", "--placement", "greedy", "--scoring", "best", "--games", "2", "--seed", "7",
+                    "--rollouts", "3", "--candidates", "5", "--threads", "1", "-q",
+                    "--out", os.path.join(work, "a.json"), "--log", os.path.join(work, "g.jsonl")],
+                   check=True, timeout=600)
+    with open(os.path.join(work, "a.json")) as f:
+        analysis = json.load(f)
+    pages = []
+    for game in range(2):
+        html = os.path.join(work, "a%d.html" % game)
+        subprocess.run([carcsolo, "replay", "--from", os.path.join(work, "g.jsonl"), "--game", str(game),
+                        "--analysis", os.path.join(work, "a.json"), "--ghosts", str(GHOSTS), "--html", html, "-q"],
+                       check=True, timeout=120)
+        with open(os.path.join(work, "g.jsonl")) as f:
+            log = json.loads(f.read().splitlines()[game])
+        pages.append(("file://" + html, log, analysis["games"][game]))
+    return pages
+
+
+def best_moves(decision):
+    """The decision's GHOSTS best moves, by rank, as the ghosts' data attributes spell them."""
+    ranked = sorted(decision["moves"], key=lambda m: m["rank"])[:GHOSTS]
+    return sorted((m["x"], m["y"], m["rot"], m["meeple"] or "", m["rank"]) for m in ranked)
+
+
+def run_analysis(pages, work):
+    wd = WebDriver(os.path.join(work, "profile-analysis"), logs=True)
+    checks = 0
+    try:
+        for url, log, game in pages:
+            wd.s("POST", "/url", {"url": url})
+            if wd.attr("body", "data-ready") != "1":
+                fail("%s: the page did not finish its script" % url)
+            step_of_turn = {t["turn"]: k + 1 for k, t in enumerate(log["turns"])}
+            bars = wd.elements(".loss-bar")
+            if len(bars) != len(game["analysis"]):
+                fail("%s: %d bars in the loss strip, %d decisions analysed" % (url, len(bars), len(game["analysis"])))
+            decisions = game["analysis"]
+            # a few turns: the first, the costliest, the last, reached by clicking their slot
+            costliest = max(decisions, key=lambda d: d["loss"])
+            for d in (decisions[0], costliest, decisions[-1]):
+                step = step_of_turn[d["turn"]]
+                wd.click('.loss-slot[data-step="%d"]' % step)
+                if int(wd.attr("body", "data-step")) != step:
+                    fail("%s: clicking turn %d's slot shows step %s, not %d"
+                         % (url, d["turn"], wd.attr("body", "data-step"), step))
+                shown = sorted((int(wd.element_attr(e, "data-x")), int(wd.element_attr(e, "data-y")),
+                                int(wd.element_attr(e, "data-rot")), wd.element_attr(e, "data-meeple"),
+                                int(wd.element_attr(e, "data-rank"))) for e in wd.elements("#ghosts .ghost"))
+                if shown != best_moves(d):
+                    fail("%s turn %d: ghosts %s, the analysis' best moves %s" % (url, d["turn"], shown, best_moves(d)))
+                played = wd.elements("#ghosts .ghost.played")
+                if (d["played_rank"] < GHOSTS) != (len(played) == 1):
+                    fail("%s turn %d: %d ghosts marked played, the played move's rank is %d"
+                         % (url, d["turn"], len(played), d["played_rank"]))
+                if "loss %.2f" % d["loss"] not in wd.text("#analysis"):
+                    fail("%s turn %d: the panel does not show the loss %.2f" % (url, d["turn"], d["loss"]))
+                checks += 1
+            wd.key("Home")
+            if wd.elements("#ghosts .ghost"):
+                fail("%s: ghosts at the start, where no decision was analysed" % url)
+            errors = [e for e in wd.console() if e.get("level") == "SEVERE"]
+            if errors:
+                fail("%s: console errors: %s" % (url, errors))
+            checks += 1
+            print("ok %s: %d decisions, ghosts and strip as analysed" % (url.rsplit("/", 1)[1], len(decisions)))
+    finally:
+        wd.close()
+    return checks
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("dump-dom", "clicks"):
+    if len(sys.argv) != 3 or sys.argv[1] not in ("dump-dom", "clicks", "analysis"):
         print(__doc__)
         return 2
     mode, carcsolo = sys.argv[1], sys.argv[2]
     if not shutil.which("chromium"):
         print("SKIP: chromium is not installed (Debian package chromium)")
         return SKIP
-    if mode == "clicks" and not shutil.which("chromedriver"):
+    if mode in ("clicks", "analysis") and not shutil.which("chromedriver"):
         print("SKIP: chromedriver is not installed (Debian package chromium-driver)")
         return SKIP
     with tempfile.TemporaryDirectory(prefix="carcsolo-browser-") as work:
-        pages = make_pages(carcsolo, work)
-        checks = run_dump_dom(pages, work) if mode == "dump-dom" else run_clicks(pages, work)
+        if mode == "analysis":
+            checks = run_analysis(make_analysis_pages(carcsolo, work), work)
+        else:
+            pages = make_pages(carcsolo, work)
+            checks = run_dump_dom(pages, work) if mode == "dump-dom" else run_clicks(pages, work)
     print("all %d checks passed" % checks)
     return 0
 
