@@ -22,7 +22,7 @@ int cmd_tune(const Args& args, Embedding* embed) {
   std::vector<std::string> param;
   std::string budget = "100000", batch = "100", checks = "10", check_games = "1000";
   std::string verify_seed, verify_games = "2000", method = "spsa", out;
-  std::string c_end = "0.05", r_end = "0.002";
+  std::string c_end = "0.05", r_end = "0.0005";
   std::string threads = std::to_string(default_threads());
   po::options_description d(
       "carcsolo tune: search numeric parameters of a placement policy (SPSA over paired games)\n\nOptions");

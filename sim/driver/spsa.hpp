@@ -31,7 +31,7 @@ struct SpsaParam {
 struct SpsaSettings {
   std::uint64_t pairs = 1000;   // N: evaluation pairs of the whole run (>= 1)
   double c_end = 0.05;          // final perturbation, as a share of each range
-  double r_end = 0.002;         // final a_k / c_k^2, per unit of f
+  double r_end = 0.0005;        // final a_k / c_k^2, per unit of f
   double alpha = 0.602, gamma = 0.101, a_ratio = 0.1;
 };
 
