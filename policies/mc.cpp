@@ -115,11 +115,11 @@ void register_mc() {
       {"mc",
        "determinised Monte Carlo: each candidate move played out `rollouts` times with the "
        "unseen tiles re-dealt; best mean result",
-       {{"rollouts", 8, "continuations per candidate move (0: no rollouts, play the heuristic's best move)"},
-        {"candidates", 3, "moves tried, best first by the heuristic (0: all)"},
-        {"rollout", 1, "rollout policy: 0 random, 1 greedy:snug=1, 2 heuristic, 3 greedy"},
+       {{"rollouts", 8, "continuations per candidate move (0: no rollouts, play the heuristic's best move)", true},
+        {"candidates", 3, "moves tried, best first by the heuristic (0: all)", true},
+        {"rollout", 1, "rollout policy: 0 random, 1 greedy:snug=1, 2 heuristic, 3 greedy", true},
         {"z", 1, "standard errors by which a move must beat the heuristic's choice"},
-        {"head", 2, "first turns of every rollout played by the heuristic (then the rollout policy)"}}},
+        {"head", 2, "first turns of every rollout played by the heuristic (then the rollout policy)", true}}},
       [](const Params& p) {
         return std::make_unique<MonteCarlo>(whole(p, "rollouts", 0, 1000000),
                                             whole(p, "candidates", 0, kMaxMoves),

@@ -55,6 +55,7 @@ struct ParamInfo {
   std::string key;
   double default_value;
   std::string help;
+  bool whole = false;  // the factory takes whole numbers only (`carcsolo tune` rounds it)
 };
 
 class Params {

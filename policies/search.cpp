@@ -182,12 +182,12 @@ int whole(const Params& p, const char* key, int lo, int hi) {
 // Called by the registry (policies/registry.cpp) before its first use.
 void register_search() {
   std::vector<ParamInfo> params = {
-      {"candidates", 200, "root moves, best first by the heuristic, duplicates removed"},
-      {"filter", 1, "1: rank them by the expected best heuristic value after the next draw"},
-      {"beam", 10, "moves given rollouts, best first"},
-      {"rollouts", 24, "truncated rollouts per move in the beam (0: the first of the beam)"},
-      {"turns", 6, "turns per rollout, played by the heuristic"},
-      {"halving", 1, "1: successive halving, the better moves get more of the rollouts"}};
+      {"candidates", 200, "root moves, best first by the heuristic, duplicates removed", true},
+      {"filter", 1, "1: rank them by the expected best heuristic value after the next draw", true},
+      {"beam", 10, "moves given rollouts, best first", true},
+      {"rollouts", 24, "truncated rollouts per move in the beam (0: the first of the beam)", true},
+      {"turns", 6, "turns per rollout, played by the heuristic", true},
+      {"halving", 1, "1: successive halving, the better moves get more of the rollouts", true}};
   for (const ParamInfo& i : HeuristicWeights::params()) params.push_back(i);
   register_placement(
       {"search",

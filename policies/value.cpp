@@ -87,7 +87,7 @@ void register_value() {
       {"value",
        "the move whose afterstate the built-in learned value (trained on positions) rates best "
        "(a first version)",
-       {{"candidates", 10, "moves valued, best first by the heuristic, duplicates removed (0: all)"}}},
+       {{"candidates", 10, "moves valued, best first by the heuristic, duplicates removed (0: all)", true}}},
       [](const Params& p) { return std::make_unique<Value>(whole(p, "candidates", 0, kMaxMoves)); });
 }
 

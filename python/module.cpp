@@ -114,7 +114,7 @@ py::dict arrays(const sim::PerGameRows& rows, std::size_t k, int colors) {
   return out;
 }
 
-// run / compare / sweep with the command line's arguments. Returns (exit status, document
+// run / compare / sweep / tune with the command line's arguments. Returns (exit status, document
 // as JSON text, one dict of arrays per configuration (none unless keep_games), the summary
 // the command line prints). `call`: the Python call, recorded instead of a command line
 // when a Python policy plays.
@@ -143,6 +143,7 @@ py::tuple command(const std::string& name, const std::vector<std::string>& args,
       if (name == "compare") return sim::cmd_compare(args, &embed);
       if (name == "sweep") return sim::cmd_sweep(args, &embed);
       if (name == "analyse") return sim::cmd_analyse(args, &embed);
+      if (name == "tune") return sim::cmd_tune(args, &embed);
       throw std::invalid_argument("unknown command '" + name + "'");
     });
   } catch (...) {

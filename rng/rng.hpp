@@ -11,8 +11,9 @@
 
 namespace carc {
 
-// `config`: which colours and meeples a game of a mixed data set plays (`positions --mix`).
-enum class Stream : std::uint64_t { deal = 1, placement = 2, scoring = 3, search = 4, config = 5 };
+// `config`: which colours and meeples a game of a mixed data set plays (`positions --mix`);
+// `tune`: the perturbation signs of `carcsolo tune`, one generator per batch.
+enum class Stream : std::uint64_t { deal = 1, placement = 2, scoring = 3, search = 4, config = 5, tune = 6 };
 
 constexpr std::uint64_t splitmix64(std::uint64_t& x) {
   std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);

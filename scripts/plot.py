@@ -11,6 +11,10 @@ Per input file NAME.json, by its "format":
                                               against the first, with its paired 95% CI
   carcassonne-solo-sweep/1    NAME-curve.png  mean result (95% CI) and goal rates against
                                               meeples, one line per colour count
+  carcassonne-solo-tune/1     NAME-tune.png   the tuned parameters against games used (each
+                              step's estimate, the checks' points marked) above the
+                              checks' gain against the start with its paired 95% CI,
+                              and the verification's gain at the end
 With --time-curve, a comparison file NAME.json gives NAME.png instead: strength against
 time per move, the mean result and the total_60 rate of every run against its milliseconds
 per move of one thread (scripts/study's mc-curve.png).
@@ -55,6 +59,7 @@ def load_plotting():
 RESULTS = "carcassonne-solo-results/1"
 COMPARE = "carcassonne-solo-compare/1"
 SWEEP = "carcassonne-solo-sweep/1"
+TUNE = "carcassonne-solo-tune/1"
 CURVE_GOALS = ["total_40", "total_50", "total_60", "all_tiles"]
 # The goals in the order of docs/rules.md (JSON objects do not keep an order).
 GOALS = ["road_10", "road_10_2c", "road_10_3c", "road_5_3c", "city_16", "city_16_2c",
@@ -359,6 +364,48 @@ def time_curve_figure(doc):
     return fig
 
 
+def plot_tune(doc, path):
+    """A tune trajectory: each parameter (as a share of its range) against games used, then
+    the checks' gain against the start with its paired 95% CI (and the verification's)."""
+    params = doc["params"]
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
+    steps = doc["steps"]
+    for p in params:
+        lo, hi = p["lo"], p["hi"]
+        xs = [0] + [s["games"] for s in steps]
+        ys = [p["start"]] + [s["theta"][p["key"]] for s in steps]
+        line, = top.plot(xs, [(y - lo) / (hi - lo) for y in ys], lw=1.2,
+                         label="%s in [%g, %g]: %g -> %g" % (p["key"], lo, hi, p["start"],
+                                                             doc["final"]["params"][p["key"]]))
+        checks = doc["trajectory"]
+        top.plot([t["games"] for t in checks], [(t["params"][p["key"]] - lo) / (hi - lo) for t in checks],
+                 "o", color=line.get_color(), ms=4)
+    top.set_ylabel("parameter, share of its range")
+    top.set_ylim(-0.02, 1.02)
+    top.legend(fontsize=8)
+    top.set_title("tune %s: %s, %s games (seed %d)" % (doc["status"], doc["config"]["placement_start"].split(":")[0],
+                                                        "{:,}".format(doc["games"]), doc["config"]["seed"]))
+    checks = [t for t in doc["trajectory"] if t["gain"]]
+    if checks:
+        xs = [t["games"] for t in checks]
+        m = np.array([t["gain"]["mean"] for t in checks])
+        lo = np.array([t["gain"]["ci95"][0] for t in checks])
+        hi = np.array([t["gain"]["ci95"][1] for t in checks])
+        bottom.errorbar(xs, m, yerr=[m - lo, hi - m], fmt="o-", capsize=3,
+                        label="check: %d paired games of the tuning seed" % checks[0]["gain"]["games"])
+    if "verify" in doc:
+        v = doc["verify"]["difference"]
+        x = doc["games"] * 1.03
+        bottom.errorbar([x], [v["mean"]], yerr=[[v["mean"] - v["ci95"][0]], [v["ci95"][1] - v["mean"]]],
+                        fmt="s", color="black", capsize=3,
+                        label="verification: %d paired games of seed %d" % (v["games"], doc["verify"]["seed"]))
+    bottom.axhline(0, color="grey", lw=0.8)
+    bottom.set_xlabel("games used")
+    bottom.set_ylabel("gain over the start (points, 95% CI)")
+    bottom.legend(fontsize=8)
+    save(fig, path)
+
+
 def save(fig, path):
     fig.tight_layout()
     fig.savefig(path, dpi=100)
@@ -385,6 +432,8 @@ def plot_file(path, out_dir, time_curve=False):
         plot_goals([doc], stem + "-goals.png", f"goal rates: {label(doc)}, {doc['games']:,} games")
     elif fmt == SWEEP:
         plot_sweep(doc, stem + "-curve.png")
+    elif fmt == TUNE:
+        plot_tune(doc, stem + "-tune.png")
     elif isinstance(doc.get("runs"), list) and doc["runs"] and \
             all(r.get("format") == RESULTS for r in doc["runs"]):
         games = doc["runs"][0]["games"]
@@ -396,12 +445,12 @@ def plot_file(path, out_dir, time_curve=False):
         else:
             plot_goals(doc["runs"], stem + "-goals.png", f"goal rates, {games:,} games each")
     else:
-        raise ValueError(f"{path}: not a carcsolo results, comparison or sweep file")
+        raise ValueError(f"{path}: not a carcsolo results, comparison, sweep or tune file")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("files", nargs="+", help="results, compare or sweep JSON files")
+    ap.add_argument("files", nargs="+", help="results, compare, sweep or tune JSON files")
     ap.add_argument("--out-dir", help="where the PNGs go (default: next to each file)")
     ap.add_argument("--time-curve", action="store_true",
                     help="instead: NAME.png, strength against time per move of a comparison "

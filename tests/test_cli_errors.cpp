@@ -214,6 +214,26 @@ const std::vector<BadCall>& bad_calls() {
       {{"bench", "--placement", "mc:rollout=7"}, "placement"},
       {{"bench", "--json", "nodir/b.json"}, "--json"},
       {{"bench", "--markdown", "adir"}, "--markdown"},
+      // tune
+      {{"tune"}, "--param"},
+      {{"tune", "--param", "nosuch=0..1"}, "no parameter 'nosuch'"},
+      {{"tune", "--param", "absorb=5..1"}, "--param absorb=5..1"},
+      {{"tune", "--param", "absorb=0..5"}, "outside the range"},
+      {{"tune", "--param", "absorb"}, "KEY=LO..HI"},
+      {{"tune", "--placement", "random", "--param", "x=0..1"}, "parameters: none"},
+      {{"tune", "--placement", "search", "--param", "turns=1.5..8"}, "whole"},
+      {{"tune", "--placement", "nosuch", "--param", "x=0..1"}, "unknown placement policy 'nosuch'"},
+      {{"tune", "--param", "absorb=0..20", "--budget", "x"}, "--budget"},
+      {{"tune", "--param", "absorb=0..20", "--budget", "4000"}, "--budget 4000 leaves no games"},
+      {{"tune", "--param", "absorb=0..20", "--batch", "0"}, "--batch"},
+      {{"tune", "--param", "absorb=0..20", "--verify-seed", "1"}, "--verify-seed must differ from --seed"},
+      {{"tune", "--param", "absorb=0..20", "--verify-games", "1"}, "--verify-games"},
+      {{"tune", "--param", "absorb=0..20", "--c-end", "0"}, "--c-end"},
+      {{"tune", "--param", "absorb=0..20", "--r-end", "-1"}, "--r-end"},
+      {{"tune", "--param", "absorb=0..20", "--method", "cma"}, "--method"},
+      {{"tune", "--param", "absorb=0..20", "--threads", "0"}, "--threads"},
+      {{"tune", "--param", "absorb=0..20", "--out", "nodir/t.json"}, "--out"},
+      {{"tune", "--param", "absorb=0..20", "stray"}, "stray"},
   };
   return rows;
 }

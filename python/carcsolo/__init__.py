@@ -6,13 +6,14 @@
     g = carcsolo.Game(colors=3, meeples=4, seed=1, game=0)
     g.play(g.moves[0], g.moves[0].free[0] if g.moves[0].free else None)
 
-run, compare and sweep take the command line's options as keyword arguments (`first_game`
+run, compare, sweep and tune take the command line's options as keyword arguments (`first_game`
 for --first-game; a list for an option given several times; True for a flag) and return
 its document (what --out writes) as a dict, with `.games`: per-game numpy arrays (not kept
 with arrays=False, for very long runs), and `.summary()`: the summary the command line
-prints. load_positions reads the training data that `carcsolo positions` writes
-(docs/positions-format.md) into numpy arrays. analyse (and load_analysis for a file that
-`carcsolo analyse --out` wrote) gives every decision's loss as numpy arrays.
+prints (tune returns its trajectory, docs/tune.md). load_positions reads the training data
+that `carcsolo positions` writes (docs/positions-format.md) into numpy arrays. analyse (and
+load_analysis for a file that `carcsolo analyse --out` wrote) gives every decision's loss as
+numpy arrays.
 """
 import json
 import os
@@ -50,9 +51,9 @@ try:
 except ImportError as e:
     raise _wrong_interpreter("its compiled part (carcsolo._carcsolo)", e) from e
 
-__all__ = ["run", "compare", "sweep", "Game", "Move", "Advice", "Results", "placement_policies",
-           "scoring_policies", "GOAL_IDS", "END_REASONS", "load_positions", "Positions", "analyse",
-           "load_analysis", "Analysis"]
+__all__ = ["run", "compare", "sweep", "tune", "Game", "Move", "Advice", "Results",
+           "placement_policies", "scoring_policies", "GOAL_IDS", "END_REASONS", "load_positions",
+           "Positions", "analyse", "load_analysis", "Analysis"]
 
 GOAL_IDS = tuple(_carcsolo.goal_ids)
 END_REASONS = ("none", "no_meeple", "tiles_exhausted")  # end_reason_code indexes this
@@ -203,6 +204,37 @@ def sweep(**options):
     placement a list, target a list of "GOAL=RATE" strings."""
     return _study("sweep", options, repeatable=("placement", "target", "until_ci"),
                   lists=("colors", "meeples"))
+
+
+def tune(**options):
+    """carcsolo tune (docs/tune.md): placement is the start spec (a string), param the
+    parameters to tune, as a list of "KEY=LO..HI" strings or a dict {key: (lo, hi)}; the
+    other options as the command line's (budget, batch, checks, check_games, verify_seed,
+    verify_games, c_end, r_end, seed, colors, meeples, scoring, threads, out). Returns the
+    trajectory document (what --out writes) as a dict, with .summary(). Ctrl-C raises
+    KeyboardInterrupt with the trajectory so far (status "interrupted") in `partial`."""
+    options = dict(options)
+    param = options.get("param")
+    if isinstance(param, dict):
+        options["param"] = ["%s=%s..%s" % (k, _text(lo), _text(hi)) for k, (lo, hi) in param.items()]
+    for key in ("placement", "scoring"):
+        if key in options and not isinstance(options[key], str):
+            raise ValueError("tune searches the parameters of a policy spec: %s must be a string "
+                             "such as \"heuristic:absorb=2\" (got %r)" % (key, options[key]))
+    args, _, _ = _arguments(options, {"param"}, set())
+    main = threading.current_thread() is threading.main_thread()
+    status, doc, _, summary = _carcsolo.command("tune", args, [], [], main, False,
+                                                _call("tune", options))
+    if not doc:  # help=True: the help went to stdout
+        return None
+    out = Results(json.loads(doc))
+    out._summary = summary
+    if status == 130:
+        stop = KeyboardInterrupt("tune interrupted; the trajectory so far is in this exception's "
+                                 "`partial` (status \"interrupted\")")
+        stop.partial = out
+        raise stop
+    return out
 
 
 POSITIONS_FORMAT = "carcassonne-solo-positions/1"

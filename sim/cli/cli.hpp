@@ -145,7 +145,7 @@ bool writes_output();
 
 struct Embedding;  // sim/cli/embedding.hpp
 
-// The subcommands. Each returns the process exit status. `run`, `compare` and `sweep` also
+// The subcommands. Each returns the process exit status. `run`, `compare`, `sweep` and `tune` also
 // run embedded in another program (the Python module), which gets the document back.
 int cmd_run(const Args& args);
 int cmd_run(const Args& args, Embedding* embed);
@@ -163,5 +163,7 @@ int cmd_positions(const Args& args);
 int cmd_analyse(const Args& args);
 int cmd_advise(const Args& args);
 int cmd_analyse(const Args& args, Embedding* embed);
+int cmd_tune(const Args& args);
+int cmd_tune(const Args& args, Embedding* embed);
 
 }  // namespace carc::sim

@@ -1,0 +1,292 @@
+// Tests of `carcsolo tune`: the SPSA core on synthetic noisy functions (no games), the
+// search space built from a spec and --param options, and the command end to end (it
+// improves a bad heuristic setting, its trajectory file, thread independence, Ctrl-C).
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "policies/policy.hpp"
+#include "rng/rng.hpp"
+#include "sim/cli/cli.hpp"
+#include "sim/cli/tune.hpp"
+#include "sim/driver/spsa.hpp"
+#include "tests/process.hpp"
+
+namespace {
+
+using carc::sim::Spsa;
+using carc::sim::SpsaParam;
+using carc::sim::SpsaSettings;
+using carc::test::TempDir;
+using nlohmann::json;
+
+// A noisy concave function with its maximum at `best`: -sum w_i (x_i - best_i)^2 plus noise
+// uniform in [-noise, noise) from `rng`.
+double noisy(const std::vector<double>& x, const std::vector<double>& best,
+             const std::vector<double>& w, double noise, carc::Rng& rng) {
+  double f = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) f -= w[i] * (x[i] - best[i]) * (x[i] - best[i]);
+  return f + noise * (2.0 * double(rng() >> 11) * 0x1.0p-53 - 1.0);
+}
+
+// Runs SPSA over `pairs` evaluation pairs in batches of `batch`.
+Spsa optimise(std::vector<SpsaParam> params, SpsaSettings s, std::uint64_t seed,
+              const std::vector<double>& best, const std::vector<double>& w, double noise,
+              std::uint64_t batch) {
+  Spsa spsa(std::move(params), s, seed);
+  carc::Rng rng(seed ^ 0x5eed);
+  while (spsa.pairs_done() < s.pairs) {
+    const auto p = spsa.probe();
+    const std::uint64_t n = std::min(batch, s.pairs - spsa.pairs_done());
+    double sum = 0;
+    for (std::uint64_t i = 0; i < n; ++i)
+      sum += noisy(p.plus, best, w, noise, rng) - noisy(p.minus, best, w, noise, rng);
+    spsa.update(p, sum, n);
+  }
+  return spsa;
+}
+
+}  // namespace
+
+TEST_CASE("spsa finds the maximum of a noisy quadratic in two scaled parameters") {
+  SpsaSettings s;
+  s.pairs = 40000;
+  s.r_end = 0.002;
+  const std::vector<SpsaParam> params = {{"x", 0, 10, 0.5, false}, {"y", -20, 20, 15, false}};
+  const std::vector<double> best = {3, -6}, w = {0.5, 0.02};
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    CAPTURE(seed);
+    const Spsa spsa = optimise(params, s, seed, best, w, 10.0, 20);
+    const auto x = spsa.theta();
+    CHECK(std::abs(x[0] - best[0]) < 0.3);
+    CHECK(std::abs(x[1] - best[1]) < 1.5);
+    CHECK(spsa.pairs_done() == s.pairs);
+    CHECK(spsa.batches_done() == s.pairs / 20);
+  }
+}
+
+TEST_CASE("spsa is a function of its seed and settings") {
+  SpsaSettings s;
+  s.pairs = 2000;
+  const std::vector<SpsaParam> params = {{"x", 0, 10, 5, false}, {"y", 0, 1, 0.5, false}};
+  const auto a = optimise(params, s, 7, {2, 0.1}, {1, 1}, 1.0, 10).theta();
+  const auto b = optimise(params, s, 7, {2, 0.1}, {1, 1}, 1.0, 10).theta();
+  const auto c = optimise(params, s, 8, {2, 0.1}, {1, 1}, 1.0, 10).theta();
+  CHECK(a == b);
+  CHECK(a != c);
+}
+
+TEST_CASE("spsa perturbs every parameter by +-c_k, clips to the bounds and rounds whole ones") {
+  SpsaSettings s;
+  s.pairs = 1000;
+  Spsa spsa({{"w", 0, 10, 4, true}, {"r", 0, 1, 1, false}}, s, 3);
+  std::set<int> signs;
+  for (int step = 0; step < 50; ++step) {
+    const auto p = spsa.probe();
+    REQUIRE(p.plus.size() == 2);
+    // the whole one: integers, at least one unit apart, on the side of its sign
+    CHECK(p.plus[0] == std::round(p.plus[0]));
+    CHECK(p.minus[0] == std::round(p.minus[0]));
+    CHECK((p.plus[0] - p.minus[0]) * p.delta[0] >= 1);
+    // the real one starts at its upper bound: one side is clipped there
+    CHECK(std::max(p.plus[1], p.minus[1]) == 1.0);
+    CHECK(std::min(p.plus[1], p.minus[1]) < 1.0);
+    signs.insert(p.delta[0]);
+    // f rises with r: the estimate stays at the bound, never above it
+    spsa.update(p, 5.0 * (p.plus[1] - p.minus[1]), 10);
+    CHECK(spsa.theta()[1] <= 1.0);
+    CHECK(spsa.point()[0] == std::round(spsa.point()[0]));
+  }
+  CHECK(signs == std::set<int>{-1, 1});
+  CHECK(spsa.theta()[1] == 1.0);
+}
+
+TEST_CASE("spsa refuses empty or inconsistent parameters") {
+  SpsaSettings s;
+  CHECK_THROWS_AS(Spsa({}, s, 1), std::invalid_argument);
+  CHECK_THROWS_AS(Spsa({{"x", 1, 1, 1, false}}, s, 1), std::invalid_argument);
+  CHECK_THROWS_AS(Spsa({{"x", 0, 1, 2, false}}, s, 1), std::invalid_argument);
+  s.c_end = 0;
+  CHECK_THROWS_AS(Spsa({{"x", 0, 1, 0, false}}, s, 1), std::invalid_argument);
+}
+
+TEST_CASE("a tune space takes the start from the spec and checks every --param") {
+  using carc::sim::TuneSpace;
+  using carc::sim::UsageError;
+  const TuneSpace t("heuristic:absorb=2,meeple=0.5", {"absorb=0..20", "meeple=0..4"});
+  REQUIRE(t.params.size() == 2);
+  CHECK(t.policy == "heuristic");
+  CHECK(t.params[0].start == 2);
+  CHECK(t.params[1].start == 0.5);
+  CHECK(t.params[1].hi == 4);
+  CHECK_FALSE(t.params[0].whole);
+  CHECK(t.start_spec() == carc::canonical_placement("heuristic:absorb=2,meeple=0.5"));
+  CHECK(t.spec({7.25, 1}) == carc::canonical_placement("heuristic:absorb=7.25,meeple=1"));
+
+  const TuneSpace w("search:turns=3", {"turns=1..8", "beam=2..12"});
+  CHECK(w.params[0].whole);
+  CHECK(w.params[1].whole);
+  CHECK(w.params[1].start == 10);
+
+  for (const auto& [spec, opts, names] : std::vector<std::tuple<std::string, std::vector<std::string>, std::string>>{
+           {"heuristic", {}, "--param"},
+           {"heuristic", {"nosuch=0..1"}, "no parameter 'nosuch'"},
+           {"heuristic", {"absorb=5..1"}, "LO < HI"},
+           {"heuristic", {"absorb=0..5"}, "outside the range"},
+           {"heuristic", {"absorb"}, "KEY=LO..HI"},
+           {"heuristic", {"absorb=x..20"}, "not a number"},
+           {"heuristic", {"absorb=0..20", "absorb=1..20"}, "tuned twice"},
+           {"search", {"turns=1.5..8"}, "whole"},
+           {"search", {"candidates=0..300"}, "candidates"},
+           {"random", {"x=0..1"}, "parameters: none"},
+           {"nosuch", {"x=0..1"}, "--placement"}}) {
+    CAPTURE(spec);
+    try {
+      TuneSpace bad(spec, opts);
+      FAIL("accepted");
+    } catch (const UsageError& e) {
+      CHECK(std::string(e.what()).find(names) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("the whole-number flag of every placement parameter matches what its factory takes") {
+  for (const auto& policy : carc::placement_policies())
+    for (const auto& p : policy.params) {
+      CAPTURE(policy.name);
+      CAPTURE(p.key);
+      const std::string spec = policy.name + ":" + p.key + "=" + std::to_string(p.default_value + 0.5);
+      bool rejected = false;
+      try {
+        carc::canonical_placement(spec);
+      } catch (const std::invalid_argument& e) {
+        rejected = std::string(e.what()).find("whole number") != std::string::npos;
+      }
+      CHECK(rejected == p.whole);
+    }
+}
+
+namespace {
+
+json without_performance(json doc) {
+  doc.erase("performance");
+  doc.erase("program");
+  return doc;
+}
+
+const std::vector<std::string> kSmall = {
+    "tune", "--placement", "heuristic:absorb=1", "--param", "absorb=0..20", "--param", "meeple=0..4",
+    "--budget", "6000", "--batch", "50", "--checks", "2", "--check-games", "200", "--verify-games", "300",
+    "--seed", "4", "-q", "--out", "t.json"};
+
+}  // namespace
+
+TEST_CASE("tune writes its trajectory file, the same at 1 and 2 threads") {
+  TempDir d;
+  std::vector<json> docs;
+  for (const char* threads : {"1", "2"}) {
+    auto args = kSmall;
+    args.insert(args.end(), {"--threads", threads});
+    const auto r = carc::test::run_carcsolo(args, d.path());
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.empty());
+    CHECK(d.listing() == std::set<std::string>{"t.json"});
+    docs.push_back(json::parse(carc::test::read_text(d / "t.json")));
+  }
+  CHECK(without_performance(docs[0]) == without_performance(docs[1]));
+  const json& doc = docs[0];
+  CHECK(doc["format"] == carc::sim::kTuneFormat);
+  CHECK(doc["status"] == "done");
+  // (6000 - 2 checks x 2 x 200) / 2 = 2600 pairs, in 52 steps of 50
+  CHECK(doc["spsa"]["pairs"] == 2600);
+  CHECK(doc["steps"].size() == 52);
+  CHECK(doc["games"] == 6000);
+  CHECK(doc["steps"].back()["games"] == 5600);  // then the last check's 2 x 200
+  CHECK(doc["trajectory"].back()["games"] == 6000);
+  CHECK(doc["steps"][0]["games"] == 100);
+  CHECK(doc["config"]["check_first_game"] == 2600);
+  CHECK(doc["config"]["verify_seed"] == 5);
+  REQUIRE(doc["trajectory"].size() == 3);
+  CHECK(doc["trajectory"][0]["gain"].is_null());
+  CHECK(doc["trajectory"][1]["step"] == 26);
+  CHECK(doc["trajectory"][1]["games"] == 2600 + 400);
+  CHECK(doc["trajectory"][2]["step"] == 52);
+  CHECK(doc["trajectory"][2]["gain"]["games"] == 200);
+  CHECK(doc["trajectory"][2]["params"] == doc["final"]["params"]);
+  for (const auto& s : doc["steps"]) {
+    CHECK(s["plus"]["absorb"].get<double>() >= 0);
+    CHECK(s["minus"]["meeple"].get<double>() <= 4);
+  }
+  CHECK(doc["verify"]["games"] == 300);
+  CHECK(doc["verify"]["difference"]["games"] == 300);
+  CHECK(doc["verify"]["final"]["placement"] == doc["final"]["placement"]);
+  CHECK(doc["verify"]["start"]["placement"] == carc::canonical_placement("heuristic:absorb=1"));
+}
+
+TEST_CASE("tune improves a deliberately bad heuristic setting, verified on an unused seed") {
+  TempDir d;
+  const auto r = carc::test::run_carcsolo(
+      {"tune", "--placement", "heuristic:absorb=1", "--param", "absorb=0..20", "--budget", "20000",
+       "--checks", "1", "--check-games", "500", "--verify-games", "3000",
+       "--seed", "21", "--threads", "2", "--out", "t.json"},
+      d.path());
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("verified on seed 22") != std::string::npos);
+  const json doc = json::parse(carc::test::read_text(d / "t.json"));
+  INFO(doc["final"].dump());
+  CHECK(doc["final"]["params"]["absorb"].get<double>() > 3);
+  const auto& diff = doc["verify"]["difference"];
+  CHECK(diff["ci95"][0].get<double>() > 0);  // the gain's 95% CI lies above 0
+}
+
+TEST_CASE("tune tunes whole-number parameters of search on a tiny budget") {
+  TempDir d;
+  const auto r = carc::test::run_carcsolo(
+      {"tune", "--placement", "search:rollouts=2,beam=2,candidates=20", "--param", "turns=1..6",
+       "--param", "beam=1..4", "--budget", "24", "--batch", "4", "--checks", "1", "--check-games", "2",
+       "--verify-games", "2", "--threads", "1", "-q", "--out", "t.json"},
+      d.path());
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const json doc = json::parse(carc::test::read_text(d / "t.json"));
+  CHECK(doc["steps"].size() == 3);
+  for (const auto& s : doc["steps"])
+    for (const char* k : {"turns", "beam"}) {
+      const double p = s["plus"][k].get<double>(), m = s["minus"][k].get<double>();
+      CHECK(p == std::round(p));
+      CHECK(m == std::round(m));
+      CHECK(p != m);
+    }
+  CHECK(carc::canonical_placement(doc["final"]["placement"].get<std::string>()) == doc["final"]["placement"]);
+}
+
+TEST_CASE("an interrupted tune keeps its trajectory, marked interrupted") {
+  TempDir d;
+  const pid_t pid = carc::test::spawn_carcsolo(
+      {"tune", "--placement", "heuristic:absorb=1", "--param", "absorb=0..20", "--budget", "100000000",
+       "--batch", "200", "--threads", "2", "-q", "--out", "t.json"},
+      d.path(), d / "stdout", d / "stderr");
+  for (int i = 0; i < 6000 && carc::test::cpu_seconds(pid) < 1.0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ::kill(pid, SIGINT);
+  CHECK(carc::test::wait_status(pid) == 130);
+  const std::string err = carc::test::read_text(d / "stderr");
+  CHECK(err.find("interrupted") != std::string::npos);
+  CHECK(d.listing() == std::set<std::string>{"t.json", "stdout", "stderr"});
+  const json doc = json::parse(carc::test::read_text(d / "t.json"));
+  CHECK(doc["status"] == "interrupted");
+  CHECK_FALSE(doc.contains("verify"));
+  CHECK(doc["steps"].size() >= 1);
+  CHECK(doc["games"] == doc["steps"].back()["games"]);
+  CHECK(doc["final"]["steps"] == doc["steps"].size());
+}
