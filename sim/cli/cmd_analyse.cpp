@@ -86,6 +86,8 @@ int cmd_analyse(const Args& args) {
       ("out", po::value(&out), "write the analysis (JSON) to FILE")
       ("largest", po::value(&largest)->default_value(largest), "mistakes listed in the summary, 0..1000")
       ("quiet,q", "no summary on stdout");
+  std::string value_net;
+  add_value_net_option(d, value_net);
   const auto vm = parse_with_files(d, args, files);
   if (vm.count("help")) {
     std::cout << d << "\nExample: carcsolo run --games 10 --placement heuristic --scoring best --log games.jsonl"
@@ -99,6 +101,8 @@ int cmd_analyse(const Args& args) {
   file = files[0];
   AnalysisOptions opt;
   std::string player;
+  RunConfig net;  // only its value_net record
+  select_value_net(value_net, net);
   try {
     player = canonical_placement(placement);
     if (scoring != "log") opt.scoring = canonical_scoring(scoring);
@@ -141,6 +145,7 @@ int cmd_analyse(const Args& args) {
   if (output.is_open()) {
     nlohmann::ordered_json j = analysis_json(results, opt, player);
     j["program"] = nlohmann::ordered_json::parse(program_json(program_info()).dump());
+    j["value_net"] = {{"hash", net.value_net_hash}, {"source", net.value_net_source}};
     output.write(j.dump(1) + "\n");
     output.commit();
   }
