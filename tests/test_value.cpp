@@ -258,7 +258,7 @@ int line_count(const std::string& text) { return int(std::count(text.begin(), te
 // --value-net FILE through the built binary: the file's net plays (the games of a copy of the
 // built-in net are the built-in's), its hash is recorded in config.value_net of every file
 // written, and a file that is not a net is one line and exit status 2, with no file.
-TEST_CASE("value net: --value-net FILE plays the file's net and records its hash; a bad file is exit 2") {
+TEST_CASE("value net: --value-net FILE plays the file's net and records its hash, and a bad file is exit 2") {
   test::TempDir dir;
   const std::string builtin_hash = ValueNet::builtin().hash();
   test::write_text(dir / "copy.net", builtin_text());
