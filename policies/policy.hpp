@@ -56,6 +56,10 @@ struct ParamInfo {
   double default_value;
   std::string help;
   bool whole = false;  // the factory takes whole numbers only (`carcsolo tune` rounds it)
+  // A parameter added after files already named the policy: its canonical spelling leaves
+  // it out while it has its default, so the specs those files hold, and the games they
+  // name, stay as they were (`search` is still the search it was before `leaf`).
+  bool added_later = false;
 };
 
 class Params {
@@ -83,7 +87,8 @@ bool register_scoring(PolicyInfo info, ScoringFactory make);
 // unknown parameter or a malformed value.
 std::unique_ptr<PlacementPolicy> make_placement_policy(std::string_view spec);
 std::unique_ptr<ScoringPolicy> make_scoring_policy(std::string_view spec);
-// Canonical spelling of a spec (name plus every parameter, defaults filled in). Throws
+// Canonical spelling of a spec (name plus every parameter, defaults filled in, but for a
+// parameter `added_later` at its default, which is left out). Throws
 // like make_* (the factory is run once, so out-of-range parameters are caught too).
 std::string canonical_placement(std::string_view spec);
 std::string canonical_scoring(std::string_view spec);

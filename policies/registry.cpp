@@ -141,8 +141,11 @@ std::string canonical(std::string_view spec, const char* what) {
   auto [entry, params] = resolve<Factory>(spec, what);
   entry->make(params);  // factories check parameter ranges: fail here, not in a worker thread
   std::string s = entry->info.name;
-  for (std::size_t i = 0; i < params.info.size(); ++i)
-    s += (i == 0 ? ":" : ",") + params.info[i].key + "=" + format_number(params.get(params.info[i].key));
+  for (const ParamInfo& i : params.info) {
+    const std::string value = format_number(params.get(i.key));
+    if (i.added_later && value == format_number(i.default_value)) continue;
+    s += (s.size() == entry->info.name.size() ? ":" : ",") + i.key + "=" + value;
+  }
   return s;
 }
 

@@ -19,9 +19,16 @@
 // draws deep is weaker than truncated rollouts two rounds long at equal cost; rollouts of
 // 4 or 8 turns are weaker than 6.
 //
-// The cost is fixed by the parameters (heuristic evaluations, not time), so a game is a
-// pure function of (seed, game, spec). Nothing is allocated per decision: the States and
-// the move buffers are members.
+// The learned value (policies/value_net.hpp, policies/value_lookahead.hpp) can take the
+// heuristic's place in either stage: `vfilter=1` values stage 1's draws by the net (the
+// best net value among the `vreplies` best replies by the heuristic, NetValuer::next_draw),
+// `leaf=1` values a rollout by the net's value of the afterstate it ends on instead of the
+// heuristic's value of its last move. The rollouts are played by the heuristic either way.
+// Both are 0 by default, and then nothing of the net is made or read.
+//
+// The cost is fixed by the parameters (heuristic evaluations and net evaluations, not
+// time), so a game is a pure function of (seed, game, spec, net). Nothing is allocated per
+// decision: the States and the move buffers are members.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -29,6 +36,7 @@
 
 #include "policies/candidates.hpp"
 #include "policies/lookahead.hpp"
+#include "policies/value_lookahead.hpp"
 
 namespace carc {
 namespace {
@@ -36,13 +44,17 @@ namespace {
 struct SearchParams {
   int candidates, beam, rollouts, turns;
   bool filter, halving;
+  bool leaf, vfilter;  // the net values the rollouts' leaves, the filter's draws
+  int vreplies;        // with vfilter: replies valued per draw (0: all)
 };
 
 class Search final : public PlacementPolicy {
  public:
   Search(const SearchParams& p, const HeuristicWeights& w)
       : p_(p), eval_(w), leaf_(w), scoring_(make_lookahead_scoring()), moves_(kMaxMoves),
-        inner_(kMaxMoves), legal_(kMaxPlacements), value_(kMaxMoves), order_(kMaxMoves) {}
+        inner_(kMaxMoves), legal_(kMaxPlacements), value_(kMaxMoves), order_(kMaxMoves) {
+    if (p_.leaf || p_.vfilter) valuer_ = std::make_unique<NetValuer>(current_value_net());
+  }
 
   Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
     const State& s = obs.state();
@@ -71,6 +83,7 @@ class Search final : public PlacementPolicy {
     after_.copy_from(s);
     apply_move(after_, type, m.move, *scoring_, rng);
     after_.end_turn();
+    if (p_.vfilter) return valuer_->next_draw(after_, s.to_move(), p_.vreplies, rng);
     if (after_.ended()) return m.value;
     double sum = 0;
     int weight = 0;
@@ -116,7 +129,7 @@ class Search final : public PlacementPolicy {
   }
 
   // `m` played, then the heuristic's moves for `turns` turns on the deal; the value of
-  // the last.
+  // the last (leaf=1: the net's value of the afterstate reached).
   double rollout(const State& s, int type, const ScoredMove& m, Rng& rng) {
     State& st = after_;
     st.copy_from(s);
@@ -124,6 +137,7 @@ class Search final : public PlacementPolicy {
     st.end_turn();
     deal_.rewind();
     double v = m.value;
+    int mover = s.to_move();  // whose decision the current afterstate follows
     for (int t = 0; t < p_.turns && !st.ended(); ++t) {
       const int tile = draw_placeable(st);
       if (tile < 0) {  // the colour discarded its last tile
@@ -136,10 +150,11 @@ class Search final : public PlacementPolicy {
       for (int j = 1; j < ne; ++j)
         if (inner_[j].value > inner_[best].value) best = j;
       v = inner_[best].value;
+      mover = st.to_move();
       apply_move(st, tile, inner_[best].move, *scoring_, rng);
       st.end_turn();
     }
-    return v;
+    return p_.leaf ? double(valuer_->afterstate(st, mover)) : v;
   }
 
   // The colour to move draws from the deal, discarding tiles that fit nowhere; -1 when
@@ -166,6 +181,7 @@ class Search final : public PlacementPolicy {
   std::vector<Placement> legal_;
   std::vector<double> value_;
   std::vector<int> order_;
+  std::unique_ptr<NetValuer> valuer_;  // with leaf or vfilter
 };
 
 int whole(const Params& p, const char* key, int lo, int hi) {
@@ -189,16 +205,24 @@ void register_search() {
       {"turns", 6, "turns per rollout, played by the heuristic", true},
       {"halving", 1, "1: successive halving, the better moves get more of the rollouts", true}};
   for (const ParamInfo& i : HeuristicWeights::params()) params.push_back(i);
+  params.push_back({"leaf", 0, "1: a rollout's value is the learned value of the afterstate it ends on", true, true});
+  params.push_back({"vfilter", 0, "1: the filter values each draw by the learned value of the best of `vreplies` replies", true, true});
+  params.push_back({"vreplies", 1, "with vfilter=1: replies valued per draw, best first by the heuristic (0: all)", true, true});
   register_placement(
       {"search",
        "plans ahead with the draws as chance: moves filtered by the expectation over the "
-       "next draw, then truncated heuristic rollouts on re-dealt unseen tiles",
+       "next draw, then truncated heuristic rollouts on re-dealt unseen tiles (leaf=1, "
+       "vfilter=1: valued by the learned value)",
        params},
       [](const Params& p) {
+        if (p.get("vfilter") == 1 && p.get("filter") == 0)
+          throw std::invalid_argument("placement policy 'search': vfilter=1 needs filter=1 (it values the filter's draws)");
         return std::make_unique<Search>(
             SearchParams{whole(p, "candidates", 1, kMaxMoves), whole(p, "beam", 1, kMaxMoves),
                          whole(p, "rollouts", 0, 1000000), whole(p, "turns", 1, kMaxTiles),
-                         whole(p, "filter", 0, 1) == 1, whole(p, "halving", 0, 1) == 1},
+                         whole(p, "filter", 0, 1) == 1, whole(p, "halving", 0, 1) == 1,
+                         whole(p, "leaf", 0, 1) == 1, whole(p, "vfilter", 0, 1) == 1,
+                         whole(p, "vreplies", 0, kMaxMoves)},
             HeuristicWeights::from(p));
       });
 }

@@ -1,6 +1,7 @@
 #include "policies/value_net.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <charconv>
 #include <stdexcept>
@@ -136,6 +137,17 @@ const ValueNet& ValueNet::builtin() {
   static const ValueNet net = parse(kBuiltinNet);
   return net;
 }
+
+namespace {
+std::atomic<const ValueNet*> g_current{nullptr};
+}  // namespace
+
+const ValueNet& current_value_net() {
+  const ValueNet* net = g_current.load(std::memory_order_acquire);
+  return net ? *net : ValueNet::builtin();
+}
+
+void set_current_value_net(const ValueNet* net) { g_current.store(net, std::memory_order_release); }
 
 float ValueNet::evaluate(const float* features, Scratch& scratch) const {
   float* x = scratch.a.data();

@@ -134,6 +134,12 @@ TEST_CASE("no registered placement policy allocates per game once warm") {
     CHECK(allocations_per_games(spec, "as-found", 20) == 0);
     CHECK(allocations_per_games(spec, "best", 20) == 0);
   }
+  // The learned value's settings: the expectation over the next draw, the net in search.
+  for (const char* spec : {"value:candidates=3,expect=1,replies=2",
+                           "search:candidates=4,rollouts=1,leaf=1,vfilter=1,vreplies=2"}) {
+    CAPTURE(spec);
+    CHECK(allocations_per_games(spec, "best", 5) == 0);
+  }
 }
 
 TEST_CASE("a run's allocations do not depend on its number of games") {

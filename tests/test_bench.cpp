@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "policies/policy.hpp"
+#include "policies/value_net.hpp"
 #include "sim/bench/bench.hpp"
 
 namespace {
@@ -109,12 +110,15 @@ TEST_CASE("bench: the engine's micro-benchmarks") {
   CHECK(names ==
         "State::initial;deal;State::place;State::legal_placements;State copy;State::copy_from;"
         "State copy, heuristic games;State::copy_from, heuristic games;heuristic evaluation;"
-        "random rollout;greedy:snug=1 rollout;");
-  for (const auto& m : r.micro)
+        "afterstate features;value net;random rollout;greedy:snug=1 rollout;");
+  for (const auto& m : r.micro) {
     if (m.name == "heuristic evaluation") {
       CHECK(m.what.find("per candidate move") != std::string::npos);
       CHECK(m.what.find("(mean 0.0 candidates") == std::string::npos);
     }
+    // The learned value's cost per candidate names the net it timed (the current one).
+    if (m.name == "value net") CHECK(m.what.find(carc::current_value_net().hash()) != std::string::npos);
+  }
   CHECK(r.to_json()["micro"].size() == r.micro.size());
   CHECK(r.markdown().find("| State::place |") != std::string::npos);
 }

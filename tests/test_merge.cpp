@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/process.hpp"
+#include "tests/value_golden.hpp"
 
 namespace {
 
@@ -114,6 +115,12 @@ TEST_CASE("merge: different studies, overlaps, gaps and bad files are exit 2, no
   REQUIRE(run_shard(dir, 300, 200, "meeples.json", {"--meeples", "5"}).status == 0);
   REQUIRE(run_shard(dir, 300, 200, "policy.json", {"--scoring", "as-found"}).status == 0);
   carc::test::write_text(dir / "broken.json", "{\"format\": ");
+  // Another value net (the same weights under another name), and a copy of the built-in one.
+  carc::test::write_text(dir / "other.net", carc::test::renamed_builtin_net(CARCSOLO_SOURCE_DIR));
+  carc::test::write_text(dir / "copy.net",
+                         carc::test::read_net_text(std::string(CARCSOLO_SOURCE_DIR) + "/policies/value/default.net"));
+  REQUIRE(run_shard(dir, 300, 200, "net.json", {"--value-net", "other.net"}).status == 0);
+  REQUIRE(run_shard(dir, 300, 200, "copy.json", {"--value-net", "copy.net"}).status == 0);
 
   struct Case {
     std::vector<std::string> inputs;
@@ -126,6 +133,7 @@ TEST_CASE("merge: different studies, overlaps, gaps and bad files are exit 2, no
       {{"a.json", "colors.json"}, "config.colors"},
       {{"a.json", "meeples.json"}, "config.meeples"},
       {{"a.json", "policy.json"}, "config.scoring_policy"},
+      {{"a.json", "net.json"}, "config.value_net"},
       {{"a.json", "broken.json"}, "broken.json"},
       {{"a.json", "missing.json"}, "missing.json"},
       {{"a.json", "a.json"}, "overlaps"},
@@ -142,6 +150,9 @@ TEST_CASE("merge: different studies, overlaps, gaps and bad files are exit 2, no
   }
   CHECK(merge(dir, {"--out", "out.json"}).status == 2);  // no inputs
   CHECK(merge(dir, {"a.json", "b.json", "--out", "out.json", "-q"}).status == 0);
+  // A copy of the built-in net is the built-in net (one hash): its shard merges.
+  CHECK(merge(dir, {"a.json", "copy.json", "--out", "copy-merged.json", "-q"}).status == 0);
+  CHECK(load(dir, "copy-merged.json")["config"]["value_net"]["hash"] == load(dir, "a.json")["config"]["value_net"]["hash"]);
 }
 
 TEST_CASE("merge: compare and sweep shards give the file of one run over their union") {

@@ -43,6 +43,9 @@ std::vector<std::string> test_specs() {
   v.push_back("search:candidates=5,beam=4,rollouts=3,turns=3,halving=0");
   v.push_back("search:candidates=4,filter=0,beam=2,rollouts=1,turns=2");
   v.push_back("search:candidates=8,rollouts=0");
+  // The learned value's settings: the expectation over the next draw, the net in search.
+  v.push_back("value:expect=1,candidates=2,replies=1");
+  v.push_back("search:candidates=4,beam=2,rollouts=1,turns=2,leaf=1,vfilter=1");
   return v;
 }
 
@@ -93,7 +96,8 @@ TEST_CASE("placement policies: every move of every policy is legal") {
   const Config configs[] = {{3, 4}, {2, 2}, {4, 1}, {3, 6}};
   const auto best = make_scoring_policy("best");
   for (const auto& spec : test_specs()) {
-    const bool slow = spec.rfind("mc", 0) == 0 || spec.rfind("search", 0) == 0;
+    const bool slow = spec.rfind("mc", 0) == 0 || spec.rfind("search", 0) == 0 ||
+                      spec.find("expect=1") != std::string::npos;
     Checked p(make_placement_policy(spec));
     int games = 0, tiles = 0;
     for (const Config& cfg : configs)

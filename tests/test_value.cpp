@@ -4,8 +4,12 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "policies/afterstate_features.hpp"
 #include "policies/lookahead.hpp"
@@ -13,6 +17,7 @@
 #include "policies/value_net.hpp"
 #include "sim/driver/game.hpp"
 #include "sim/driver/positions.hpp"
+#include "tests/process.hpp"
 #include "tests/value_golden.hpp"
 
 namespace {
@@ -135,4 +140,189 @@ TEST_CASE("value: a game is a function of (seed, game, spec), and with one candi
   }
   CHECK_THROWS_AS(make_placement_policy("value:candidates=1.5"), std::invalid_argument);
   CHECK_THROWS_AS(make_placement_policy("value:candidates=-1"), std::invalid_argument);
+}
+
+namespace {
+
+// The new settings at small budgets (each plays several decisions' worth of its own code),
+// each with the same spec without the net's part.
+const std::vector<std::pair<std::string, std::string>> kNetSpecs = {
+    {"value:candidates=3,expect=1", "value:candidates=3"},
+    {"value:candidates=2,expect=1,replies=0", "value:candidates=2"},
+    {"search:candidates=4,beam=2,rollouts=2,turns=2,leaf=1", "search:candidates=4,beam=2,rollouts=2,turns=2"},
+    {"search:candidates=4,beam=2,rollouts=1,turns=2,vfilter=1,vreplies=2", "search:candidates=4,beam=2,rollouts=1,turns=2"},
+    {"search:candidates=3,rollouts=0,vfilter=1,vreplies=0", "search:candidates=3,rollouts=0"},
+};
+
+}  // namespace
+
+TEST_CASE("value: expect=1 and search's leaf and vfilter are pure functions of (seed, game, spec)") {
+  auto scoring = make_scoring_policy("best");
+  for (const auto& specs : kNetSpecs) {
+    const std::string& spec = specs.first;
+    INFO(spec);
+    int differ_from_default = 0;
+    for (std::uint64_t game = 0; game < 3; ++game) {
+      const sim::GameSpec g{{3, 4}, 21, game};
+      auto a = make_placement_policy(spec);
+      auto b = make_placement_policy(spec);
+      const auto first = sim::play_game(g, *a, *scoring);
+      (void)sim::play_game(sim::GameSpec{{2, 5}, 22, game}, *b, *scoring);  // b has played before
+      const auto second = sim::play_game(g, *b, *scoring);
+      CHECK(first.result == second.result);
+      CHECK(first.scores == second.scores);
+      CHECK(first.tiles_placed == second.tiles_placed);
+      // The setting changes the play: the same spec without the net's part plays otherwise.
+      auto p = make_placement_policy(specs.second);
+      const auto other = sim::play_game(g, *p, *scoring);
+      differ_from_default += other.scores != first.scores || other.tiles_placed != first.tiles_placed;
+    }
+    CHECK(differ_from_default > 0);
+  }
+  for (const char* bad : {"value:expect=2", "value:replies=-1", "search:leaf=2", "search:vfilter=0.5",
+                          "search:vreplies=-1", "search:filter=0,vfilter=1"})
+    CHECK_THROWS_AS(make_placement_policy(bad), std::invalid_argument);
+}
+
+// The parameters added for the learned value leave the canonical spellings of `search` and
+// `value` at their defaults as they were, and search's default games as they were: the 40
+// games of seed 1 at 3 colours x 2 meeples that results/ladder.json (written before them)
+// holds sum to its result.sum.
+TEST_CASE("value, search: the defaults' canonical specs and a seeded default search game are unchanged") {
+  CHECK(canonical_placement("search") ==
+        "search:candidates=200,filter=1,beam=10,rollouts=24,turns=6,halving=1,low=0.5,mean=0.5,"
+        "meeple=2,empty=6,balance=12,one=1,urgent=5,absorb=10,absorb_empty=1,sink=0.25,"
+        "compact=0.3,share=0,horizon=3,points_horizon=30,road_q=0.95,city_q=0.82,monastery_q=0.75");
+  CHECK(canonical_placement("value") == "value:candidates=10");
+  CHECK(canonical_placement("search:leaf=0,vfilter=0,vreplies=1") == canonical_placement("search"));
+  CHECK(canonical_placement("value:expect=0,replies=2") == "value:candidates=10");
+  CHECK(canonical_placement("search:leaf=1") == canonical_placement("search") + ",leaf=1");
+  CHECK(canonical_placement("value:expect=1") == "value:candidates=10,expect=1");
+  std::ifstream in(kSource + "/results/ladder.json");
+  REQUIRE(in.good());
+  const auto ladder = nlohmann::json::parse(in);
+  const nlohmann::json* run = nullptr;
+  for (const auto& r : ladder["runs"])
+    if (r["config"]["placement_policy"] == canonical_placement("search") && r["config"]["colors"] == 3 &&
+        r["config"]["meeples"] == 2 && r["config"]["scoring_policy"] == "best")
+      run = &r;
+  REQUIRE(run != nullptr);
+  REQUIRE((*run)["config"]["first_game"] == 0);
+  auto search = make_placement_policy("search");
+  auto scoring = make_scoring_policy("best");
+  const std::uint64_t games = (*run)["games"], seed = (*run)["config"]["seed"];
+  std::uint64_t sum = 0;
+  for (std::uint64_t i = 0; i < games; ++i)
+    sum += std::uint64_t(sim::play_game(sim::GameSpec{{3, 2}, seed, i}, *search, *scoring).result);
+  CHECK(sum == (*run)["result"]["sum"].get<std::uint64_t>());
+}
+
+// The process's current net is what a policy made afterwards plays with; the built-in one
+// again after set_current_value_net(nullptr).
+TEST_CASE("value net: policies play the current net, taken when they are made") {
+  // A net whose value is the negated built-in's (the output scale's sign flipped): the
+  // worst afterstate by the built-in becomes the best.
+  const ValueNet flipped = ValueNet::parse(test::rehashed_net(builtin_text(), [](std::string& t) {
+    const auto at = t.find("\noutput ") + 8;  // the sign bit of the scale's bit pattern
+    t[at] = "0123456789abcdef"[std::stoi(t.substr(at, 1), nullptr, 16) ^ 8];
+  }));
+  REQUIRE(flipped.hash() != ValueNet::builtin().hash());
+  auto scoring = make_scoring_policy("best");
+  const sim::GameSpec g{{3, 4}, 23, 0};
+  for (const char* spec : {"value", "value:expect=1,candidates=3", "search:candidates=4,beam=2,rollouts=2,turns=2,leaf=1"}) {
+    INFO(spec);
+    REQUIRE(&current_value_net() == &ValueNet::builtin());
+    auto built_in = make_placement_policy(spec);
+    set_current_value_net(&flipped);
+    CHECK(&current_value_net() == &flipped);
+    auto user = make_placement_policy(spec);
+    set_current_value_net(nullptr);
+    const auto a = sim::play_game(g, *built_in, *scoring);
+    const auto b = sim::play_game(g, *user, *scoring);  // made while `flipped` was current
+    CHECK((a.scores != b.scores || a.tiles_placed != b.tiles_placed));
+    auto again = make_placement_policy(spec);
+    CHECK(sim::play_game(g, *again, *scoring).scores == a.scores);
+  }
+}
+
+namespace {
+
+nlohmann::json load_json(const test::TempDir& dir, const std::string& name) {
+  return nlohmann::json::parse(test::read_text(dir / name));
+}
+
+int line_count(const std::string& text) { return int(std::count(text.begin(), text.end(), '\n')); }
+
+}  // namespace
+
+// --value-net FILE through the built binary: the file's net plays (the games of a copy of the
+// built-in net are the built-in's), its hash is recorded in config.value_net of every file
+// written, and a file that is not a net is one line and exit status 2, with no file.
+TEST_CASE("value net: --value-net FILE plays the file's net and records its hash, and a bad file is exit 2") {
+  test::TempDir dir;
+  const std::string builtin_hash = ValueNet::builtin().hash();
+  test::write_text(dir / "copy.net", builtin_text());
+  const std::string flipped_text = test::rehashed_net(builtin_text(), [](std::string& t) {
+    const auto at = t.find("\noutput ") + 8;
+    t[at] = "0123456789abcdef"[std::stoi(t.substr(at, 1), nullptr, 16) ^ 8];
+  });
+  test::write_text(dir / "flipped.net", flipped_text);
+  const std::string flipped_hash = ValueNet::parse(flipped_text).hash();
+  test::write_text(dir / "bad.net", "carcsolo-value/1\nlayers 74 1\n");
+  const std::vector<std::string> run = {"run", "--placement", "value:expect=1,candidates=3", "--scoring", "best",
+                                        "--seed", "5", "--games", "6", "--threads", "2", "-q"};
+  auto with = [&](std::vector<std::string> more) {
+    std::vector<std::string> a = run;
+    a.insert(a.end(), more.begin(), more.end());
+    return test::run_carcsolo(a, dir.path());
+  };
+  REQUIRE(with({"--out", "builtin.json"}).status == 0);
+  REQUIRE(with({"--value-net", "copy.net", "--out", "copy.json"}).status == 0);
+  REQUIRE(with({"--value-net", "flipped.net", "--out", "flipped.json"}).status == 0);
+  const auto builtin = load_json(dir, "builtin.json"), copy = load_json(dir, "copy.json"),
+             flipped = load_json(dir, "flipped.json");
+  CHECK(builtin["config"]["value_net"] == nlohmann::json({{"hash", builtin_hash}, {"source", "built-in"}}));
+  CHECK(copy["config"]["value_net"] == nlohmann::json({{"hash", builtin_hash}, {"source", "file"}}));
+  CHECK(flipped["config"]["value_net"] == nlohmann::json({{"hash", flipped_hash}, {"source", "file"}}));
+  // A copy of the built-in net plays the built-in's games; another net plays other games.
+  for (const char* key : {"result", "colors", "tiles_placed", "goals", "end_reasons"})
+    CHECK(copy[key] == builtin[key]);
+  CHECK(flipped["result"]["histogram"] != builtin["result"]["histogram"]);
+
+  // compare and positions record it too.
+  REQUIRE(test::run_carcsolo({"compare", "--placement", "heuristic", "--placement", "value", "--games", "2",
+                              "--value-net", "flipped.net", "-q", "--out", "compare.json"},
+                             dir.path()).status == 0);
+  const auto compare = load_json(dir, "compare.json");
+  CHECK(compare["config"]["value_net"]["hash"] == flipped_hash);
+  CHECK(compare["runs"][1]["config"]["value_net"]["hash"] == flipped_hash);
+  REQUIRE(test::run_carcsolo({"positions", "--placement", "value", "--games", "1", "--value-net", "copy.net",
+                              "-q", "--out", "p.bin"},
+                             dir.path()).status == 0);
+  const std::string header = test::read_text(dir / "p.bin").substr(0, test::read_text(dir / "p.bin").find('\n'));
+  CHECK(nlohmann::json::parse(header)["config"]["value_net"]["source"] == "file");
+
+  // Bad files: one line naming the option and the file, exit status 2, nothing written.
+  REQUIRE(test::run_carcsolo({"run", "--placement", "heuristic", "--games", "1", "-q", "--log", "g.jsonl"},
+                             dir.path()).status == 0);
+  const std::vector<std::vector<std::string>> commands = {
+      {"run", "--placement", "value", "--out", "out.json"},
+      {"compare", "--placement", "value", "--placement", "heuristic", "--out", "out.json"},
+      {"sweep", "--placement", "value", "--meeples", "3,4", "--out", "out.json"},
+      {"positions", "--placement", "value", "--out", "out.json"},
+      {"analyse", "g.jsonl", "--out", "out.json"},
+      {"replay", "--placement", "value"},
+      {"bench", "--placement", "value"},
+  };
+  for (const char* file : {"bad.net", "missing.net"})
+    for (auto args : commands) {
+      args.insert(args.end(), {"--value-net", file});
+      INFO(args[0] << " " << file);
+      const test::Outcome o = test::run_carcsolo(args, dir.path());
+      CHECK(o.status == 2);
+      CHECK(line_count(o.err) == 1);
+      CHECK(o.err.find(std::string("--value-net")) != std::string::npos);
+      CHECK(o.err.find(file) != std::string::npos);
+      CHECK(!test::fs::exists(dir / "out.json"));
+    }
 }

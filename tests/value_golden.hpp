@@ -75,4 +75,21 @@ inline std::string read_net_text(const std::string& path) {
   return s.str();
 }
 
+// `text` (a carcsolo-value/1 net) with `edit` applied before its hash line, and the hash
+// line made again, so that the reader takes it.
+template <class Edit>
+std::string rehashed_net(std::string text, Edit edit) {
+  text.erase(text.rfind("hash "));
+  edit(text);
+  return text + "hash " + fnv1a64_hex(text) + "\n";
+}
+
+// The built-in net with one `info` line more: the same weights (the same games), another
+// hash.
+inline std::string renamed_builtin_net(const std::string& source_dir) {
+  return rehashed_net(read_net_text(source_dir + "/policies/value/default.net"), [](std::string& t) {
+    t.insert(t.find('\n') + 1, "info renamed by a test\n");
+  });
+}
+
 }  // namespace carc::test

@@ -12,8 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/turn.hpp"
+#include "policies/afterstate_features.hpp"
 #include "policies/heuristic/heuristic.hpp"
 #include "policies/lookahead.hpp"
+#include "policies/value_net.hpp"
 #include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/driver/deal.hpp"
@@ -275,6 +277,65 @@ std::optional<MicroFigure> heuristic_evaluation(const Recording& rec, int reps,
   return f;
 }
 
+// What the learned value pays per candidate beside the heuristic evaluation (`value`, and
+// search's leaf and vfilter): the afterstate's features, then one evaluation of the current
+// net (the built-in one, or --value-net's). Over the afterstates of the heuristic's best
+// move in the recorded States. None when no recorded turn placed a tile.
+std::vector<MicroFigure> value_evaluation(const Recording& rec, int reps, double min_seconds) {
+  HeuristicEvaluator eval{HeuristicWeights{}};
+  auto scoring = make_lookahead_scoring();
+  std::vector<ScoredMove> moves(kMaxMoves);
+  std::vector<Placement> legal(kMaxPlacements);
+  Rng rng(1, 0, Stream::search);
+  std::vector<State> after;
+  std::vector<int> mover;
+  for (std::size_t i = 0; i < rec.snapshots.size(); ++i) {
+    State s = rec.snapshots[i];
+    const int type = rec.snapshot_type[i];
+    s.draw(type);
+    const int nl = s.legal_placements(type, legal.data());
+    if (nl == 0) continue;  // a discard
+    const int n = eval.evaluate(s, type, {legal.data(), std::size_t(nl)}, moves.data(), rng);
+    const auto best = std::max_element(moves.begin(), moves.begin() + n,
+                                       [](const ScoredMove& a, const ScoredMove& b) { return a.value < b.value; });
+    after.emplace_back();
+    play_to_afterstate(after.back(), s, type, best->move, *scoring, rng);
+    mover.push_back(s.to_move());
+  }
+  if (after.empty()) return {};
+  AfterstateFeatures features;
+  const ValueNet& net = current_value_net();
+  std::vector<float> x(after.size() * std::size_t(kAfterstateFeatures));
+  for (std::size_t i = 0; i < after.size(); ++i)
+    features.extract(after[i], mover[i], x.data() + i * std::size_t(kAfterstateFeatures));
+  std::vector<MicroFigure> out;
+  std::string what;
+  appendf(what, "per afterstate: the %d input columns of the learned value (one heuristic "
+          "expectations() of it), over %zu afterstates of the heuristic's moves in heuristic games",
+          kAfterstateFeatures, after.size());
+  out.push_back({"afterstate features", "ns", what, time_per_op(reps, min_seconds, [&] {
+                   std::vector<float> f(kAfterstateFeatures);
+                   for (std::size_t i = 0; i < after.size(); ++i) {
+                     features.extract(after[i], mover[i], f.data());
+                     keep(f);
+                   }
+                   return std::uint64_t(after.size());
+                 })});
+  ValueNet::Scratch scratch;
+  out.push_back({"value net", "ns",
+                 "per evaluation of the learned value (net " + net.hash() +
+                     ") on the same afterstates' features: what `value` pays per candidate "
+                     "beside the features, a State copy and the move",
+                 time_per_op(reps, min_seconds, [&] {
+                   float sink = 0;
+                   for (std::size_t i = 0; i < after.size(); ++i)
+                     sink += net.evaluate(x.data() + i * std::size_t(kAfterstateFeatures), scratch);
+                   keep(sink);
+                   return std::uint64_t(after.size());
+                 })});
+  return out;
+}
+
 std::vector<MicroFigure> bench_micro(const BenchOptions& o,
                                      const std::function<void(const std::string&)>& say) {
   constexpr double kMinSeconds = 0.2;
@@ -384,6 +445,7 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
        })});
 
   if (auto f = heuristic_evaluation(late, o.reps, kMinSeconds)) add(std::move(*f));
+  for (MicroFigure& f : value_evaluation(late, o.reps, kMinSeconds)) add(std::move(f));
 
   // What policies/mc.cpp does per rollout: a copy of the State, the unseen tiles
   // re-dealt, the rollout policy to the end, turns scored in the look-ahead order

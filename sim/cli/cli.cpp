@@ -11,11 +11,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
+#include <sstream>
 
 #include <boost/program_options.hpp>
 
 #include "core/state.hpp"
 #include "policies/policy.hpp"
+#include "policies/value_net.hpp"
 #include "sim/driver/matrix.hpp"
 #include "sim/driver/mpi.hpp"
 
@@ -225,7 +228,9 @@ std::string replay_command(const RunConfig& rc, const std::string& game, const s
          " --seed " + std::to_string(rc.seed) + " --colors " + std::to_string(rc.colors) +
          " --meeples " + std::to_string(rc.meeples) +
          " --placement " + shell_word(short_placement_spec(rc.placement_policy)) +
-         " --scoring " + shell_word(short_scoring_spec(rc.scoring_policy)) + " --game " + game;
+         " --scoring " + shell_word(short_scoring_spec(rc.scoring_policy)) +
+         (rc.value_net_source == "file" ? " --value-net " + shell_word(rc.value_net_path) : std::string()) +
+         " --game " + game;
 }
 
 std::string policies_text(const RunConfig& rc) {
@@ -291,6 +296,38 @@ ProgramInfo program_info() {
   return p;
 }
 
+void add_value_net_option(po::options_description& d, std::string& path) {
+  d.add_options()
+      ("value-net", po::value(&path), "FILE: the learned value (a carcsolo-value/1 weights file, docs/value-format.md) of every policy that uses one, instead of the built-in net; its hash is recorded in config.value_net");
+}
+
+void select_value_net(const std::string& path, RunConfig& rc) {
+  rc.value_net_path = path;
+  if (path.empty()) {
+    set_current_value_net(nullptr);
+    rc.value_net_hash = ValueNet::builtin().hash();
+    rc.value_net_source = "built-in";
+    return;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  if (in) text << in.rdbuf();
+  if (!in || in.bad()) throw UsageError("--value-net: cannot read " + path + ": " + std::strerror(errno));
+  static std::vector<std::unique_ptr<ValueNet>> loaded;  // never freed: policies hold them
+  const ValueNet* net = nullptr;
+  try {
+    ValueNet read = ValueNet::parse(text.str());
+    for (const auto& l : loaded)
+      if (l->hash() == read.hash()) net = l.get();
+    if (!net) net = loaded.emplace_back(std::make_unique<ValueNet>(std::move(read))).get();
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("--value-net " + path + ": " + e.what());
+  }
+  set_current_value_net(net);
+  rc.value_net_hash = net->hash();
+  rc.value_net_source = "file";
+}
+
 void GameOptions::add_to(po::options_description& d, bool with_policies, bool lists) {
   if (lists)
     d.add_options()
@@ -311,6 +348,7 @@ void GameOptions::add_to(po::options_description& d, bool with_policies, bool li
   if (with_policies)
     d.add_options()
         ("scoring", po::value(&scoring)->default_value(scoring), "scoring-order policy (see `carcsolo policies`)");
+  add_value_net_option(d, value_net);
 }
 
 RunConfig GameOptions::resolve() const {
@@ -318,6 +356,7 @@ RunConfig GameOptions::resolve() const {
   rc.colors = int(parse_count("colors", colors, kMinColors, kMaxColors));
   rc.meeples = int(parse_count("meeples", meeples, kMinMeeples, kMaxMeeples));
   rc.seed = parse_count("seed", seed, 0, UINT64_MAX);
+  select_value_net(value_net, rc);
   try {
     rc.placement_policy = canonical_placement(placement);
     rc.scoring_policy = canonical_scoring(scoring);

@@ -81,8 +81,9 @@ std::string until_ci_line(const std::string& what, double target, double achieve
                           std::uint64_t games, std::uint64_t cap, bool partial);
 
 // The command that replays game `game` of a configuration: "carcsolo replay [--deal FILE]
-// --seed S --colors C --meeples M --placement P --scoring Q --game G" (short specs, the same
-// policies as the configuration's; words quoted for a POSIX shell when needed);
+// --seed S --colors C --meeples M --placement P --scoring Q [--value-net FILE] --game G"
+// (short specs, the same policies as the configuration's; --value-net when the
+// configuration's net came from a file; words quoted for a POSIX shell when needed);
 // `deal_path` empty: the seed's own deal.
 std::string replay_command(const RunConfig& rc, const std::string& game,
                            const std::string& deal_path = "");
@@ -98,14 +99,27 @@ std::string policies_text(const RunConfig& rc);
 // ("7.21", "45.7", "512"), whole numbers above ("320412").
 std::string rate_text(double per_second);
 
-// --colors, --meeples, --seed, --placement, --scoring.
+// --value-net FILE: the learned value of every policy that uses one (`value`, search's
+// leaf and vfilter), instead of the built-in net. Adds the option to `d`, into `path`.
+void add_value_net_option(po::options_description& d, std::string& path);
+// Makes the net of `path` (empty: the built-in one) the process's current net
+// (policies/value_net.hpp: set_current_value_net), which every policy made afterwards plays
+// with, and writes its record into `rc` (value_net_hash, _source, _path). Call it before
+// any policy is made. A file that cannot be read or is not a carcsolo-value/1 net is a
+// UsageError naming the option and the file. Nets read stay loaded for the process's life
+// (policies made earlier keep theirs), one per hash.
+void select_value_net(const std::string& path, RunConfig& rc);
+
+// --colors, --meeples, --seed, --placement, --scoring, --value-net.
 struct GameOptions {
   std::string colors = "3", meeples = "4", seed = "1";
   std::string placement = "random", scoring = "random";
+  std::string value_net;  // --value-net: empty for the built-in net
   std::vector<std::string> placement_list;  // with lists: every --placement given
   // `lists`: --colors and --meeples take lists and ranges such as 3,4 or 2..8 (sweep).
   void add_to(po::options_description& d, bool with_policies = true, bool lists = false);
-  // Validated and canonical (policy specs with every parameter spelled out).
+  // Validated and canonical (policy specs with every parameter spelled out); selects the
+  // value net (select_value_net) first.
   RunConfig resolve() const;
   // With lists: one configuration per (placement, colours, meeples), placement outer, then
   // colours; the lists themselves (placements canonical) in the three vectors.

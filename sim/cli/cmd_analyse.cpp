@@ -145,6 +145,8 @@ int cmd_analyse(const Args& args, Embedding* embed) {
       ("out", po::value(&o.out), "write the analysis (JSON) to FILE")
       ("largest", po::value(&o.largest)->default_value(o.largest), "mistakes listed in the summary (and the document's aggregate), 0..1000")
       ("quiet,q", "no summary on stdout");
+  std::string value_net;
+  add_value_net_option(d, value_net);
   const auto vm = parse_with_files(d, args, files);
   if (vm.count("help")) {
     std::cout << d << "\nExamples: carcsolo run --games 10 --placement heuristic --scoring best --log games.jsonl"
@@ -164,6 +166,7 @@ int cmd_analyse(const Args& args, Embedding* embed) {
   AnalysisOptions opt;
   std::string player;
   RunConfig rc;
+  select_value_net(value_net, rc);  // before any policy is made (docs/value.md)
   try {
     player = canonical_placement(!o.analyser.empty() ? o.analyser : !played && !o.placement.empty() ? o.placement : "heuristic");
     if (!played && !o.scoring.empty() && o.scoring != "log") opt.scoring = canonical_scoring(o.scoring);
@@ -212,6 +215,7 @@ int cmd_analyse(const Args& args, Embedding* embed) {
     j["aggregate"] = aggregate_json(results, n_largest);
     j["games"] = std::move(games);
     j["program"] = nlohmann::ordered_json::parse(program_json(program_info()).dump());
+    j["value_net"] = {{"hash", rc.value_net_hash}, {"source", rc.value_net_source}};
     if (output.is_open()) {
       output.write(j.dump(1) + "\n");
       output.commit();

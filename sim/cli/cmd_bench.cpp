@@ -37,6 +37,8 @@ int cmd_bench(const Args& args) {
       ("json", po::value(&json_out), "write the figures as JSON to FILE")
       ("markdown", po::value(&md_out), "write the figures as markdown tables to FILE")
       ("quiet,q", "no table on stdout");
+  std::string value_net;
+  add_value_net_option(d, value_net);
   const auto vm = parse(d, args);
   if (vm.count("help")) {
     std::cout << d << "\nExample: carcsolo bench --reps 7 --markdown perf.md\n";
@@ -48,6 +50,7 @@ int cmd_bench(const Args& args) {
   o.reps = int(parse_count("reps", reps, 1, 1000));
   o.threads = int(parse_count("threads", threads, 1, 1024));
   GameOptions g;
+  g.value_net = value_net;
   g.colors = colors;
   g.meeples = meeples;
   if (scorings.empty()) scorings.push_back("as-found");

@@ -58,6 +58,12 @@ void add_until_ci(const MatrixStudy& s, json& config) {
   if (!goals.empty()) config["until_ci_goals"] = goals;
 }
 
+// `config.value_net`, as each run's config has it (every run of a study plays one net).
+void add_value_net(const RunConfig& c, json& config) {
+  if (!c.value_net_hash.empty())
+    config["value_net"] = {{"hash", c.value_net_hash}, {"source", c.value_net_source}};
+}
+
 json compare_config(const MatrixStudy& s, std::uint64_t games) {
   json policies = json::array();
   for (const auto& c : s.configs)
@@ -65,6 +71,7 @@ json compare_config(const MatrixStudy& s, std::uint64_t games) {
   const RunConfig& c0 = s.configs[0];
   json config = {{"colors", c0.colors}, {"meeples", c0.meeples}, {"seed", c0.seed},
                  {"first_game", s.first_game}, {"games", games}, {"policies", policies}};
+  add_value_net(c0, config);
   add_until_ci(s, config);
   return config;
 }
@@ -75,6 +82,7 @@ json sweep_config(const MatrixStudy& s, std::uint64_t games) {
                  {"placement_policy", c0.placement_policy}, {"scoring_policy", c0.scoring_policy},
                  {"seed", c0.seed}, {"first_game", s.first_game}, {"games", games}};
   if (s.placements.size() > 1) config["placements"] = s.placements;
+  add_value_net(c0, config);
   if (!s.ci_rules.empty()) add_until_ci(s, config);
   return config;
 }
@@ -276,6 +284,7 @@ std::string config_difference(const RunConfig& a, const RunConfig& b) {
   if (a.placement_policy != b.placement_policy) return "placement_policy";
   if (a.scoring_policy != b.scoring_policy) return "scoring_policy";
   if (a.seed != b.seed) return "seed";
+  if (a.value_net_hash != b.value_net_hash) return "value_net";
   return "";
 }
 

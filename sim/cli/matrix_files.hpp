@@ -66,7 +66,9 @@ MatrixFile read_matrix_file(const nlohmann::json& doc);
 // placement_policy", "targets", ...), or "" when they are of one study.
 std::string study_difference(const MatrixStudy& a, const MatrixStudy& b);
 
-// The first key in which two runs' configurations differ but for their game range, or "".
+// The first key in which two runs' configurations differ but for their game range, or ""
+// (the value net by its hash: a file of the built-in net and one of an equal user file are
+// of one study).
 std::string config_difference(const RunConfig& a, const RunConfig& b);
 
 }  // namespace carc::sim

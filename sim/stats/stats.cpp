@@ -291,6 +291,8 @@ json Accumulator::to_json(const RunConfig& config, const ProgramInfo& program,
                    {"seed", config.seed},
                    {"first_game", config.first_game},
                    {"games", n}};
+  if (!config.value_net_hash.empty())
+    doc["config"]["value_net"] = {{"hash", config.value_net_hash}, {"source", config.value_net_source}};
   doc["games"] = n;
   doc["result"] = {{"mean", m},
                    {"std", sd},
@@ -405,6 +407,11 @@ RunConfig run_config_from_json(const json& doc) {
   c.seed = read_count(member(j, "config", "seed"), "config.seed");
   c.first_game = read_count(member(j, "config", "first_game"), "config.first_game");
   c.games = read_count(member(j, "config", "games"), "config.games");
+  if (j.contains("value_net")) {  // files written before it was recorded have none
+    const json& net = j["value_net"];
+    c.value_net_hash = read_string(member(net, "config.value_net", "hash"), "config.value_net.hash");
+    c.value_net_source = read_string(member(net, "config.value_net", "source"), "config.value_net.source");
+  }
   return c;
 }
 

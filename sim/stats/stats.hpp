@@ -39,6 +39,11 @@ struct RunConfig {
   int colors = 3, meeples = 4;
   std::string tileset = "base", placement_policy = "random", scoring_policy = "random";
   std::uint64_t seed = 1, first_game = 0, games = 0;
+  // The learned value the policies that use one played with (`config.value_net`): its hash
+  // (the net's name, docs/value-format.md) and source, "built-in" or "file". Empty hash: not
+  // known (a file written before it was recorded, a config made by hand): nothing written.
+  std::string value_net_hash, value_net_source;
+  std::string value_net_path;  // source "file": the path given (for replay commands; not written)
 };
 
 struct Performance {

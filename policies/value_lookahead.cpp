@@ -1,0 +1,47 @@
+#include "policies/value_lookahead.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace carc {
+
+NetValuer::NetValuer(const ValueNet& net)
+    : net_(net), eval_(HeuristicWeights{}), scoring_(make_lookahead_scoring()),
+      legal_(kMaxPlacements), moves_(kMaxMoves) {}
+
+float NetValuer::afterstate(const State& after, int mover) {
+  features_.extract(after, mover, x_.data());
+  return net_.evaluate(x_.data(), scratch_);
+}
+
+double NetValuer::next_draw(const State& after, int mover, int replies, Rng& rng) {
+  if (after.ended()) return afterstate(after, mover);
+  double sum = 0;
+  int weight = 0;
+  for (int t = 0; t < kTileTypes; ++t) {
+    if (after.unseen(t) == 0) continue;
+    child_.copy_from(after);
+    child_.draw(t);
+    const int nl = child_.legal_placements(t, legal_.data());
+    if (nl == 0) continue;
+    const int who = child_.to_move();
+    int n = eval_.evaluate(child_, t, {legal_.data(), std::size_t(nl)}, moves_.data(), rng);
+    if (replies > 0 && replies < n) {
+      // The `replies` best by the heuristic (which of equal values: std::partial_sort's
+      // choice, the same on every run of a build).
+      std::partial_sort(moves_.begin(), moves_.begin() + replies, moves_.begin() + n,
+                        [](const ScoredMove& a, const ScoredMove& b) { return a.value > b.value; });
+      n = replies;
+    }
+    float best = -HUGE_VALF;
+    for (int j = 0; j < n; ++j) {
+      play_to_afterstate(reply_, child_, t, moves_[std::size_t(j)].move, *scoring_, rng);
+      best = std::max(best, afterstate(reply_, who));
+    }
+    sum += after.unseen(t) * double(best);
+    weight += after.unseen(t);
+  }
+  return weight ? sum / weight : afterstate(after, mover);
+}
+
+}  // namespace carc
