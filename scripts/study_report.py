@@ -207,9 +207,10 @@ def strong_section(strong, headline, strong_sweep, sweep, steps, label):
     out = ["## Strong play: how much the answer depends on the player\n"]
     if strong:
         c, prog = strong["config"], strong.get("program", {})
-        out.append(f'`{label}` / `{c["scoring_policy"].split(":")[0]}` (the strongest setting measured that plays '
-                   f'{strong["games"]:,} games in minutes; `search` at its default plays 1 to 3 '
-                   f'games a second per thread) on games {game_range(c)} of seed {c["seed"]}, '
+        out.append(f'`{label}` / `{c["scoring_policy"].split(":")[0]}` (STUDY_STRONG: a strong setting that plays '
+                   f'{strong["games"]:,} games in minutes, where `search` at its default plays 1 to 3 '
+                   f'games a second per thread; the strength-against-time table below sets it beside '
+                   f'the others) on games {game_range(c)} of seed {c["seed"]}, '
                    f'{c["colors"]} colours x {c["meeples"]} meeples, carcsolo built from commit '
                    f'{prog.get("git", "?")}{dirty_note(prog)}. Beside it the headline\'s '
                    f'{short(headline) if headline else "policy"}: the same rules, a weaker player.\n')
