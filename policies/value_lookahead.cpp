@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace carc {
 
@@ -27,10 +28,16 @@ double NetValuer::next_draw(const State& after, int mover, int replies, Rng& rng
     const int who = child_.to_move();
     int n = eval_.evaluate(child_, t, {legal_.data(), std::size_t(nl)}, moves_.data(), rng);
     if (replies > 0 && replies < n) {
-      // The `replies` best by the heuristic (which of equal values: std::partial_sort's
-      // choice, the same on every run of a build).
+      // The `replies` best by the heuristic; equal values by the move's place, turn and
+      // meeple, so that which of them is kept does not depend on the standard library.
       std::partial_sort(moves_.begin(), moves_.begin() + replies, moves_.begin() + n,
-                        [](const ScoredMove& a, const ScoredMove& b) { return a.value > b.value; });
+                        [](const ScoredMove& a, const ScoredMove& b) {
+                          if (a.value != b.value) return a.value > b.value;
+                          const Move& p = a.move;
+                          const Move& q = b.move;
+                          return std::tie(p.at.x, p.at.y, p.at.rot, p.seg) <
+                                 std::tie(q.at.x, q.at.y, q.at.rot, q.seg);
+                        });
       n = replies;
     }
     float best = -HUGE_VALF;
