@@ -284,11 +284,13 @@ def scoring_section(docs, steps):
 
 
 def varying_params(specs):
-    """Per spec, the parameters whose values differ between the specs given ("k=v,...")."""
+    """Per spec, the parameters whose values differ between the specs given ("k=v,..."). A
+    parameter a spec lacks is at its default: canonical specs leave out parameters added
+    after files named the policy (`leaf` of search), so it is not named for that spec."""
     parsed = [dict(kv.split("=") for kv in sp.split(":", 1)[1].split(",")) if ":" in sp else {}
               for sp in specs]
     keys = sorted({k for p in parsed for k in p if len({q.get(k) for q in parsed}) > 1})
-    return [",".join(f"{k}={p.get(k, '?')}" for k in keys) for p in parsed]
+    return [",".join(f"{k}={p[k]}" for k in keys if k in p) for p in parsed]
 
 
 def mc_curve_section(d, doc, steps):
@@ -318,7 +320,8 @@ def mc_curve_section(d, doc, steps):
     first = names[0]
     out = ["## Strength against time per move\n",
            f'Every policy at rising budgets (the other parameters at their defaults) and '
-           f'`{first}` (first row), on the same {c["games"]:,} games of seed {c["seed"]}, scoring '
+           f'`{first}` (first row), on the same {c["games"]:,} games of seed {c["seed"]} '
+           f'(carcsolo built from commit {doc.get("program", {}).get("git", "?")}), scoring '
            f'`{runs[0]["config"]["scoring_policy"]}`. Time per move: thread-seconds of the run '
            f'over the moves played (one machine, shared by the other policies of the run).\n',
            table(["policy", "mean [95% CI]", f"minus {first} [paired 95% CI]", "total_60",
