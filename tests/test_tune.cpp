@@ -136,7 +136,8 @@ TEST_CASE("a tune space takes the start from the spec and checks every --param")
   CHECK(w.params[1].whole);
   CHECK(w.params[1].start == 10);
 
-  for (const auto& [spec, opts, names] : std::vector<std::tuple<std::string, std::vector<std::string>, std::string>>{
+  // Not a structured binding: clang does not let CAPTURE's lambda name one.
+  for (const auto& row : std::vector<std::tuple<std::string, std::vector<std::string>, std::string>>{
            {"heuristic", {}, "--param"},
            {"heuristic", {"nosuch=0..1"}, "no parameter 'nosuch'"},
            {"heuristic", {"absorb=5..1"}, "LO < HI"},
@@ -148,6 +149,9 @@ TEST_CASE("a tune space takes the start from the spec and checks every --param")
            {"search", {"candidates=0..300"}, "candidates"},
            {"random", {"x=0..1"}, "parameters: none"},
            {"nosuch", {"x=0..1"}, "--placement"}}) {
+    const std::string& spec = std::get<0>(row);
+    const std::vector<std::string>& opts = std::get<1>(row);
+    const std::string& names = std::get<2>(row);
     CAPTURE(spec);
     try {
       TuneSpace bad(spec, opts);
