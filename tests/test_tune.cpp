@@ -278,9 +278,9 @@ TEST_CASE("an interrupted tune keeps its trajectory, marked interrupted") {
   TempDir d;
   const pid_t pid = carc::test::spawn_carcsolo(
       {"tune", "--placement", "heuristic:absorb=1", "--param", "absorb=0..20", "--budget", "100000000",
-       "--batch", "200", "--threads", "2", "-q", "--out", "t.json"},
+       "--batch", "50", "--checks", "0", "--threads", "2", "-q", "--out", "t.json"},
       d.path(), d / "stdout", d / "stderr");
-  for (int i = 0; i < 6000 && carc::test::cpu_seconds(pid) < 1.0; ++i)
+  for (int i = 0; i < 6000 && carc::test::cpu_seconds(pid) < 3.0; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   ::kill(pid, SIGINT);
   CHECK(carc::test::wait_status(pid) == 130);
@@ -290,7 +290,7 @@ TEST_CASE("an interrupted tune keeps its trajectory, marked interrupted") {
   const json doc = json::parse(carc::test::read_text(d / "t.json"));
   CHECK(doc["status"] == "interrupted");
   CHECK_FALSE(doc.contains("verify"));
-  CHECK(doc["steps"].size() >= 1);
+  REQUIRE(doc["steps"].size() >= 1);  // the first step takes well under a CPU-second
   CHECK(doc["games"] == doc["steps"].back()["games"]);
   CHECK(doc["final"]["steps"] == doc["steps"].size());
 }
