@@ -341,8 +341,9 @@ def time_curve_figure(doc):
             ax.errorbar([xs[i] for i in idx], ys, yerr=err, marker="o", capsize=3, label=name)
             for i, y in zip(idx, ys):
                 if labels[i]:
-                    # Above and to the left: the line of a policy that gets stronger with
-                    # time runs up to the right of its points, the weaker ones lie below.
+                    # Above and to the left first: the line of a policy that gets stronger
+                    # with time runs up to the right of its points, the weaker ones lie
+                    # below. Moved by place_labels when that covers another point.
                     ax.annotate(labels[i], (xs[i], y), textcoords="offset points", xytext=(-6, 4),
                                 ha="right", va="bottom", fontsize=7, linespacing=1.1)
         ax.set_xscale("log")
@@ -361,7 +362,46 @@ def time_curve_figure(doc):
     fig.suptitle(f'strength against time per move: {c["games"]:,} games of seed {c["seed"]}, '
                  f'scoring {split_spec(runs[0]["config"]["scoring_policy"])[0]}')
     fig.tight_layout()
+    for ax in axes:
+        place_labels(fig, ax)
     return fig
+
+
+# Where a point's label may go, in the order tried: offset in points and alignment.
+LABEL_PLACES = (((-6, 4), "right", "bottom"), ((6, -4), "left", "top"),
+                ((6, 4), "left", "bottom"), ((-6, -4), "right", "top"))
+
+
+def place_labels(fig, ax):
+    """Moves each point label of `ax` to the first of LABEL_PLACES where it covers no point
+    and no label placed before it, and stays inside the panel (the first place when none
+    does)."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    box = ax.get_window_extent(renderer)
+    points = [ax.transData.transform(xy) for line in ax.get_lines()
+              for xy in zip(*line.get_data()) if line.get_marker() == "o"]
+
+    placed = []  # the boxes of the labels placed so far
+
+    def fits(tb):
+        inside = (tb.x0 >= box.x0 and tb.x1 <= box.x1 and tb.y0 >= box.y0 and tb.y1 <= box.y1)
+        return (inside and not any(tb.x0 < x < tb.x1 and tb.y0 < y < tb.y1 for x, y in points)
+                and not any(tb.overlaps(other) for other in placed))
+
+    for text in ax.texts:
+        for offset, ha, va in LABEL_PLACES:
+            text.set_position(offset)
+            text.set_ha(ha)
+            text.set_va(va)
+            if fits(text.get_window_extent(renderer)):
+                break
+        else:
+            offset, ha, va = LABEL_PLACES[0]
+            text.set_position(offset)
+            text.set_ha(ha)
+            text.set_va(va)
+        placed.append(text.get_window_extent(renderer))
 
 
 def plot_tune(doc, path):
