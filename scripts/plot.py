@@ -404,22 +404,44 @@ def place_labels(fig, ax):
         placed.append(text.get_window_extent(renderer))
 
 
+def tune_line(steps, checks, key, start):
+    """One tuned parameter's line against games used, and its checks' marks on it. The line
+    goes through each step's estimate at the games used after the step and, where a check
+    follows the step, stays level to the games used after the check (the estimate does not
+    move while the check plays). A check's mark is that level point: the games its gain is
+    drawn at below, and the estimate it played (unrounded, as the line is; the trajectory
+    file's `params` round a whole-number parameter). Returns xs, ys, [(x, y) per check]."""
+    after = {t["step"]: t for t in checks}
+    xs, ys, marks = [0], [start], []
+    if 0 in after:
+        marks.append((0, start))
+    for s in steps:
+        y = s["theta"][key]
+        xs.append(s["games"])
+        ys.append(y)
+        t = after.get(s["step"])
+        if t is not None and s["step"] > 0:
+            xs.append(t["games"])
+            ys.append(y)
+            marks.append((t["games"], y))
+    return xs, ys, marks
+
+
 def plot_tune(doc, path):
     """A tune trajectory: each parameter (as a share of its range) against games used, then
     the checks' gain against the start with its paired 95% CI (and the verification's)."""
     params = doc["params"]
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
     steps = doc["steps"]
+    checks = doc["trajectory"]
     for p in params:
         lo, hi = p["lo"], p["hi"]
-        xs = [0] + [s["games"] for s in steps]
-        ys = [p["start"]] + [s["theta"][p["key"]] for s in steps]
+        xs, ys, marks = tune_line(steps, checks, p["key"], p["start"])
         line, = top.plot(xs, [(y - lo) / (hi - lo) for y in ys], lw=1.2,
                          label="%s in [%g, %g]: %g -> %g" % (p["key"], lo, hi, p["start"],
                                                              doc["final"]["params"][p["key"]]))
-        checks = doc["trajectory"]
-        top.plot([t["games"] for t in checks], [(t["params"][p["key"]] - lo) / (hi - lo) for t in checks],
-                 "o", color=line.get_color(), ms=4)
+        top.plot([x for x, _ in marks], [(y - lo) / (hi - lo) for _, y in marks],
+                 "o", color=line.get_color(), ms=4, zorder=3)  # above every line
     top.set_ylabel("parameter, share of its range")
     top.set_ylim(-0.02, 1.02)
     top.legend(fontsize=8)

@@ -1,6 +1,7 @@
 """ctest: scripts/plot.py draws a tune trajectory (results/tuning/bar.json) as NAME-tune.png:
-one line per tuned parameter, labelled with its range and its start and final values, and
-the checks' gains with the intervals read from the file. Exit 77 (skipped) without
+one line per tuned parameter, labelled with its range and its start and final values, with
+each check marked on the line at the games of its gain, and the checks' gains with the
+intervals read from the file. Exit 77 (skipped) without
 matplotlib.
 
 Usage: tune_plot_test.py PLOT_PY TUNE_JSON
@@ -36,6 +37,21 @@ def main():
     checks = [t for t in doc["trajectory"] if t["gain"]]
     assert list(line.get_ydata()) == [t["gain"]["mean"] for t in checks], line.get_ydata()
     assert list(line.get_xdata()) == [t["games"] for t in checks]
+    # Each parameter's check marks lie on its line, at the games of the check's gain below,
+    # and at the estimate of the step the check followed (as a share of the range).
+    lines = [l for l in top.get_lines() if l.get_marker() in ("None", "", None)]
+    marks = [l for l in top.get_lines() if l.get_marker() == "o"]
+    assert len(lines) == len(marks) == len(doc["params"]), (len(lines), len(marks))
+    theta = {s["step"]: s["theta"] for s in doc["steps"]}
+    for p, l, m in zip(doc["params"], lines, marks):
+        lo, hi = p["lo"], p["hi"]
+        on_line = set(zip(l.get_xdata(), l.get_ydata()))
+        assert len(m.get_xdata()) == len(doc["trajectory"]), (p["key"], len(m.get_xdata()))
+        for t, x, y in zip(doc["trajectory"], m.get_xdata(), m.get_ydata()):
+            assert (x, y) in on_line, (p["key"], t["step"], x, y)
+            assert x == t["games"], (p["key"], t["step"], x, t["games"])
+            want = theta[t["step"]][p["key"]] if t["step"] else p["start"]
+            assert abs(y - (want - lo) / (hi - lo)) < 1e-12, (p["key"], t["step"], y, want)
     print("ok")
     return 0
 
