@@ -278,10 +278,31 @@ def plot_sweep(doc, path):
     for ax in axes:
         ax.set_xlabel("meeples per colour")
         ax.legend(fontsize=8)
-    c = doc["config"]
-    fig.suptitle(f'difficulty: {split_spec(c["placement_policy"])[0]} / {split_spec(c["scoring_policy"])[0]}, '
-                 f'{c["games"]:,} games per option')
+    fig.suptitle(sweep_title(doc))
     save(fig, path)
+
+
+def wrap_spec(spec, width):
+    """A policy spec broken after commas into lines of at most `width` characters (a
+    longer single parameter alone on its line)."""
+    lines, line = [], ""
+    for item in spec.split(","):
+        if line and len(line) + 1 + len(item) > width - 1:  # room for the comma
+            lines.append(line + ",")
+            line = item
+        else:
+            line = f"{line},{item}" if line else item
+    return "\n".join(lines + [line])
+
+
+def sweep_title(doc, width=110):
+    """A sweep's title: the placement spec as the file's config records it, every
+    parameter (the policy's name alone hid which setting played: the cheap search with the
+    learned value at its leaves was titled 'search'), wrapped after commas, then the
+    scoring order and the games per option."""
+    c = doc["config"]
+    return (wrap_spec(f'difficulty: {c["placement_policy"]} / {c["scoring_policy"]}', width)
+            + f', {c["games"]:,} games per option')
 
 
 def ms_per_move(run):
@@ -301,14 +322,7 @@ def point_labels(specs, width=24):
     for name, params in parsed:
         same_name = [p for n, p in parsed if n == name]
         items = [f"{k}={params[k]}" for k in params if len({p.get(k) for p in same_name}) > 1]
-        lines, line = [], ""
-        for item in items:
-            if line and len(line) + 1 + len(item) > width - 1:  # room for the comma
-                lines.append(line + ",")
-                line = item
-            else:
-                line = f"{line},{item}" if line else item
-        out.append("\n".join(lines + [line]) if line else "")
+        out.append(wrap_spec(",".join(items), width))
     return out
 
 

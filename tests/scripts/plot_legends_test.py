@@ -1,8 +1,9 @@
-"""ctest: what scripts/plot.py puts in its legends and axes, without drawing (matplotlib is
-loaded only to draw): legend labels keep only the parameters that tell policies apart,
-compare's goal plot is of the paired differences in the file, a narrow histogram's peak is
-cut so the wide ones stay readable, and the strength-against-time curve's point labels are
-wrapped into narrow lines.
+"""ctest: what scripts/plot.py puts in its legends, axes and titles, mostly without drawing
+(matplotlib is loaded only to draw): legend labels keep only the parameters that tell
+policies apart, compare's goal plot is of the paired differences in the file, a narrow
+histogram's peak is cut so the wide ones stay readable, the strength-against-time curve's
+point labels are wrapped into narrow lines, and a sweep's title names its whole placement
+spec (checked on a drawn figure too when matplotlib is there).
 
 Usage: plot_legends_test.py PLOT_PY
 """
@@ -71,6 +72,30 @@ def main():
     check(plot.clipped_ylim([0.48, 0.25, 0.075, 0.065]) is not None, "random's peak must be cut")
     check(abs(plot.clipped_ylim([0.48, 0.25, 0.075, 0.065]) - 3 * 0.065 * 1.05) < 1e-12, "cut height")
     check(plot.clipped_ylim([0.08, 0.07]) is None, "similar peaks need no cut")
+
+    # A sweep's title names the setting that played, every parameter of the file's spec
+    # (results/strong-sweep-curve.png was titled 'search / best' for the cheap search with
+    # the learned value at its leaves), wrapped after commas.
+    strong = cheap + ",horizon=3,points_horizon=30,road_q=0.95,city_q=0.82,monastery_q=0.75,leaf=1"
+    sweep = {"config": {"placement_policy": strong, "scoring_policy": "best", "games": 1000},
+             "runs": []}
+    title = plot.sweep_title(sweep)
+    check(title.replace("\n", "") == f"difficulty: {strong} / best, 1,000 games per option",
+          f"sweep title {title!r}")
+    check(title.count("\n") >= 1 and all(len(line) <= 110 for line in title.split("\n")[:-1]),
+          f"the sweep title wrapped: {title!r}")
+    # ... and it is the title drawn (when matplotlib is here to draw it).
+    if plot.plotting_available():
+        drawn = []
+        plot.save = lambda fig, path: drawn.append(fig)
+        run = {"config": {"colors": 3, "meeples": 4},
+               "result": {"mean": 48.75, "ci95": [47.57, 49.93]},
+               "goals": {g: {"rate": 0.5, "wilson95": [0.4, 0.6]} for g in plot.CURVE_GOALS}}
+        sweep["runs"] = [run]
+        plot.plot_sweep(sweep, "unused.png")
+        (fig,) = drawn
+        check(fig._suptitle is not None and fig._suptitle.get_text() == title,
+              f"drawn title {fig._suptitle and fig._suptitle.get_text()!r}")
     print("ok")
 
 
