@@ -201,9 +201,23 @@ def goal_section(headline, compare):
     return "\n".join(out)
 
 
-def strong_section(strong, headline, strong_sweep, sweep, steps, label):
+def paired_baseline(strong_sweep, baseline):
+    """True when `baseline` (the difficulty table's player on the strong sweep's games,
+    strong-sweep-baseline.json) played exactly the strong sweep's games and options."""
+    if not baseline:
+        return False
+    a, b = strong_sweep["config"], baseline["config"]
+    options = lambda doc: sorted((r["config"]["colors"], r["config"]["meeples"]) for r in doc["runs"])
+    return (all(a.get(k) == b.get(k) for k in ("seed", "first_game", "games", "scoring_policy"))
+            and options(strong_sweep) == options(baseline))
+
+
+def strong_section(strong, headline, strong_sweep, sweep, steps, label, baseline=None):
     """Strong play beside the heuristic: the headline's 14 goals and the difficulty sweep.
-    label: the strong player's spec as the study gave it (STUDY_STRONG)."""
+    label: the strong player's spec as the study gave it (STUDY_STRONG). baseline: the
+    difficulty table's player on the strong sweep's games (strong-sweep-baseline.json);
+    without it (or when it played other games) the heuristic columns are the difficulty
+    table's, over all its games, and the text says so."""
     out = ["## Strong play: how much the answer depends on the player\n"]
     if strong:
         c, prog = strong["config"], strong.get("program", {})
@@ -229,15 +243,26 @@ def strong_section(strong, headline, strong_sweep, sweep, steps, label):
         out.append(steps_section(steps, {"strong headline"}))
     if strong_sweep:
         c = strong_sweep["config"]
+        paired = paired_baseline(strong_sweep, baseline)
+        weak_doc = baseline if paired else sweep
+        beside = ""
+        if paired:
+            prog = baseline.get("program", {})
+            beside = (f', beside the difficulty table\'s player, {policy(baseline["runs"][0])}, on '
+                      f'the same games (strong-sweep-baseline.json, carcsolo built from commit '
+                      f'{prog.get("git", "?")}{dirty_note(prog)}): every column of a row is of '
+                      f'the same {c["games"]:,} deals')
+        elif sweep:
+            w = sweep["config"]
+            beside = (f', beside the difficulty table\'s {policy(sweep["runs"][0])} over its '
+                      f'{w["games"]:,} games per option (games {game_range(w)} of seed {w["seed"]}): '
+                      f'the heuristic columns are not of the strong columns\' games alone')
         out.append(f'\n### Difficulty at strong play\n\n`{label}`, '
-                   f'{c["games"]:,} games per option (games {game_range(c)} of seed {c["seed"]}), '
-                   f'beside the difficulty table\'s '
-                   f'{policy(sweep["runs"][0]) if sweep else "policy"} on the same tile orders '
-                   f'(its first {c["games"]:,} games are these). Rates with Wilson 95% '
-                   f'intervals.\n')
+                   f'{c["games"]:,} games per option (games {game_range(c)} of seed {c["seed"]})'
+                   f'{beside}. Rates with Wilson 95% intervals.\n')
         weak = {}
-        if sweep:
-            weak = {(r["config"]["colors"], r["config"]["meeples"]): r for r in sweep["runs"]}
+        if weak_doc:
+            weak = {(r["config"]["colors"], r["config"]["meeples"]): r for r in weak_doc["runs"]}
         rows = []
         for r in strong_sweep["runs"]:
             k = (r["config"]["colors"], r["config"]["meeples"])
@@ -246,7 +271,7 @@ def strong_section(strong, headline, strong_sweep, sweep, steps, label):
             rows.append((k[0], k[1], mean_ci(r), mean_ci(w) if w else "",
                          rate(g["total_40"]), rate(g["total_50"]), rate(g["total_60"]),
                          rate(w["goals"]["total_60"]) if w else "", rate(g["all_tiles"])))
-        weak_name = short(sweep["runs"][0]) if sweep else "weak"
+        weak_name = short(weak_doc["runs"][0]) if weak_doc else "weak"
         out.append(table(["colours", "meeples", "mean, strong", f"mean, {weak_name}",
                           "total_40", "total_50", "total_60", f"total_60, {weak_name}",
                           "all_tiles"], rows))
@@ -254,7 +279,7 @@ def strong_section(strong, headline, strong_sweep, sweep, steps, label):
             out.append(f'\nAt strong play, closest to {t["target"]} = {t["value"]}: '
                        f'**{t["colors"]} colours x {t["meeples"]} meeples** ({t["achieved"]:.4g}).\n')
         out.append("\n![difficulty curve, strong play](strong-sweep-curve.png)\n")
-        out.append(steps_section(steps, {"strong sweep"}))
+        out.append(steps_section(steps, {"strong sweep"} | ({"strong sweep baseline"} if paired else set())))
     return "\n".join(out)
 
 
@@ -459,6 +484,13 @@ def main():
             steps.append({"name": name, "seconds": float(seconds), "cpu_seconds": float(cpu),
                           "command": command})
     params = dict(p.split("=", 1) for p in args.param)
+    if "only" in params:
+        # A STUDY_ONLY run keeps the other steps' files and records; the steps an earlier
+        # STUDY_ONLY run did alone stay named beside this run's (a whole run deletes
+        # study.json first).
+        earlier = (load(d, "study.json") or {}).get("parameters", {}).get("only", "")
+        names = [n for n in earlier.split(",") + params["only"].split(",") if n]
+        params["only"] = ",".join(dict.fromkeys(names))
     headline, compare, sweep = load(d, "headline.json"), load(d, "compare.json"), load(d, "sweep.json")
     program = next((x["program"] for x in (headline, compare, sweep) if x), {})
     total = sum(s["seconds"] for s in steps)
@@ -489,7 +521,8 @@ def main():
     strong, strong_sweep = load(d, "strong-headline.json"), load(d, "strong-sweep.json")
     if strong or strong_sweep:
         parts.append(strong_section(strong, headline, strong_sweep, sweep, steps,
-                                    params.get("strong", "?")))
+                                    params.get("strong", "?"),
+                                    load(d, "strong-sweep-baseline.json")))
     scoring = [x for x in (load(d, "scoring-random.json"), load(d, "scoring-heuristic.json")) if x]
     if scoring:
         parts.append(scoring_section(scoring, steps))
