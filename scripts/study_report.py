@@ -505,7 +505,7 @@ def main():
              f"`scripts/study_report.py`. The steps took {minutes(total)} of wall-clock time "
              f"and {minutes(cpu)} of CPU time in all. Parameters: "
              + ", ".join(f"{k}={v}" for k, v in params.items() if k != "only") + "."
-             + (f" The steps {params['only']} were run again alone later (STUDY_ONLY); "
+             + (f" The steps {params['only']} were run alone later (STUDY_ONLY), after the whole run; "
                 "each section names the commit of its files where it differs." if "only" in params else "")
              + " Policies, with every "
              "parameter: " + ", ".join(f"`{s}`" for s in specs(
