@@ -459,8 +459,11 @@ def plot_tune(doc, path):
     top.set_ylabel("parameter, share of its range")
     top.set_ylim(-0.02, 1.02)
     top.legend(fontsize=8)
-    top.set_title("tune %s: %s, %s games (seed %d)" % (doc["status"], doc["config"]["placement_start"].split(":")[0],
-                                                        "{:,}".format(doc["games"]), doc["config"]["seed"]))
+    # The scoring order too: the games' results, and so the tuned point, depend on it.
+    c = doc["config"]
+    top.set_title("tune %s: %s, scoring %s, %s games (seed %d)"
+                  % (doc["status"], c["placement_start"].split(":")[0], c["scoring_policy"],
+                     "{:,}".format(doc["games"]), c["seed"]))
     checks = [t for t in doc["trajectory"] if t["gain"]]
     if checks:
         xs = [t["games"] for t in checks]

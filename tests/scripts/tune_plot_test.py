@@ -29,6 +29,10 @@ def main():
     (fig, path), = drawn
     assert path.endswith("bar-tune.png"), path
     top, bottom = fig.axes[:2]
+    # the title names the scoring order the games were played in (bar.json: random)
+    title = top.get_title()
+    check_scoring = "scoring %s," % doc["config"]["scoring_policy"]
+    assert check_scoring in title, title
     labels = [t.get_text() for t in top.get_legend().get_texts()]
     assert labels == ["absorb in [0, 20]: 2 -> %g" % doc["final"]["params"]["absorb"],
                       "meeple in [0, 4]: 0.5 -> %g" % doc["final"]["params"]["meeple"]], labels
