@@ -32,7 +32,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
+
+#include "policies/search.hpp"
 
 #include "policies/candidates.hpp"
 #include "policies/lookahead.hpp"
@@ -68,6 +71,10 @@ class Search final : public PlacementPolicy {
     seed_ = rng();
     return moves_[halving(s, type, b, rng)].move;
   }
+
+  // choose() as above, with what it computed written to `out` (policies/search.hpp).
+  Move choose_reporting(const Observation& obs, std::span<const Placement> legal, Rng& rng,
+                        std::span<const Move> asked, SearchReport& out, int heldout);
 
  private:
   // Stage 1: order_[0, n) best first by the expected best value of the next colour's move.
@@ -115,10 +122,14 @@ class Search final : public PlacementPolicy {
     for (int round = 0; round < rounds && alive > 1; ++round) {
       const int per = std::max(1, (budget - spent) / (alive * (rounds - round)));
       for (int r = 0; r < per; ++r, ++deal) {
-        Rng deal_rng(seed_ + 0x9E3779B97F4A7C15ull * std::uint64_t(deal + 1));
-        deal_.deal(s, deal_rng);
-        for (int k = 0; k < alive; ++k) value_[order_[k]] += rollout(s, type, moves_[order_[k]], rng);
+        deal_on(s, deal);
+        for (int k = 0; k < alive; ++k) {
+          const double v = rollout(s, type, moves_[order_[k]], rng);
+          value_[order_[k]] += v;
+          if (record_) record_->put(order_[k], deal, v);
+        }
       }
+      deals_ = deal;
       spent += per * alive;
       std::sort(order_.begin(), order_.begin() + alive, [&](int x, int y) {
         return value_[x] != value_[y] ? value_[x] > value_[y] : x < y;
@@ -126,6 +137,13 @@ class Search final : public PlacementPolicy {
       alive = (alive + 1) / 2;
     }
     return order_[0];
+  }
+
+  // Deal number `deal` of the decision (seed_ drawn by choose()): the same unseen tiles
+  // for every move that meets it.
+  void deal_on(const State& s, int deal) {
+    Rng deal_rng(seed_ + 0x9E3779B97F4A7C15ull * std::uint64_t(deal + 1));
+    deal_.deal(s, deal_rng);
   }
 
   // `m` played, then the heuristic's moves for `turns` turns on the deal; the value of
@@ -170,7 +188,25 @@ class Search final : public PlacementPolicy {
     return -1;
   }
 
+  // Reporting only (choose_reporting): each rollout's value by (candidate, deal).
+  struct Record {
+    int stride = 0;
+    std::vector<double> value;  // candidate * stride + deal
+    std::vector<int> count;     // rollouts per candidate
+    void reset(int candidates, int deals) {
+      stride = deals;
+      value.assign(std::size_t(candidates) * std::size_t(deals), 0.0);
+      count.assign(std::size_t(candidates), 0);
+    }
+    void put(int candidate, int deal, double v) {
+      value[std::size_t(candidate) * std::size_t(stride) + std::size_t(deal)] = v;
+      ++count[std::size_t(candidate)];
+    }
+  };
+
   SearchParams p_;
+  Record* record_ = nullptr;
+  int deals_ = 0;  // deals played by the last halving()
   HeuristicEvaluator eval_;  // the root's candidates
   HeuristicEvaluator leaf_;  // every later decision
   std::unique_ptr<ScoringPolicy> scoring_;
@@ -183,6 +219,164 @@ class Search final : public PlacementPolicy {
   std::vector<int> order_;
   std::unique_ptr<NetValuer> valuer_;  // with leaf or vfilter
 };
+
+namespace {
+
+// Mean and standard error of x[0, n), and of a[d] - b[d] over d in [0, n).
+void mean_se(const double* x, int n, double& mean, double& se) {
+  mean = se = std::numeric_limits<double>::quiet_NaN();
+  if (n < 1) return;
+  double sum = 0, sq = 0;
+  for (int d = 0; d < n; ++d) sum += x[d];
+  mean = sum / n;
+  for (int d = 0; d < n; ++d) sq += (x[d] - mean) * (x[d] - mean);
+  if (n > 1) se = std::sqrt(sq / (n - 1) / n);
+}
+
+void paired_se(const double* a, const double* b, int n, double& mean, double& se) {
+  mean = se = std::numeric_limits<double>::quiet_NaN();
+  if (n < 1) return;
+  double sum = 0, sq = 0;
+  for (int d = 0; d < n; ++d) sum += a[d] - b[d];
+  mean = sum / n;
+  for (int d = 0; d < n; ++d) sq += (a[d] - b[d] - mean) * (a[d] - b[d] - mean);
+  if (n > 1) se = std::sqrt(sq / (n - 1) / n);
+}
+
+}  // namespace
+
+// The same steps as choose(), in the same order with the same random numbers, so the move
+// is choose()'s; then the asked moves' missing deals on a copy of the stream. A move's
+// rollouts are always a prefix of the decision's deals (halving keeps playing the next
+// deals for the moves still in), so two moves are paired over the shorter prefix. Not a
+// hot path: it allocates its record and report.
+Move Search::choose_reporting(const Observation& obs, std::span<const Placement> legal, Rng& rng,
+                              std::span<const Move> asked, SearchReport& out, int heldout) {
+  const State& s = obs.state();
+  const int type = obs.tile();
+  const int all = ranked_candidates(eval_, s, type, legal, moves_.data(), rng);
+  const int n = std::min(all, p_.candidates);
+  for (int i = 0; i < all; ++i) order_[i] = i;
+  std::vector<double> next(std::size_t(all), std::numeric_limits<double>::quiet_NaN());
+  Record rec;
+  int b = 1, chosen = 0;
+  bool rolled = false;
+  if (n > 1) {
+    if (p_.filter) {
+      rank_by_next_draw(s, type, n, rng);
+      for (int i = 0; i < n; ++i) next[std::size_t(i)] = value_[i];
+    }
+    b = std::min(n, p_.beam);
+    if (b > 1 && p_.rollouts > 0) {
+      seed_ = rng();
+      rec.reset(all, p_.rollouts * b + 64);
+      record_ = &rec;
+      chosen = halving(s, type, b, rng);
+      record_ = nullptr;
+      rolled = true;
+    } else {
+      chosen = order_[0];
+    }
+  }
+  const Move choice = moves_[chosen].move;
+
+  // The asked moves, found among the candidates by the position they leave.
+  std::vector<int> asked_at;
+  for (Move m : asked) {
+    if (s.supply(s.to_move()) == 0 || s.free_segments(type, m.at) == 0) m.seg = Move::kNoMeeple;
+    const std::uint32_t key = move_key(type, m);
+    int at = -1;
+    for (int i = 0; i < all && at < 0; ++i)
+      if (move_key(type, moves_[i].move) == key) at = i;
+    if (at < 0) throw std::invalid_argument("search: an asked move is not a legal move of the tile in hand");
+    asked_at.push_back(at);
+  }
+  const int deals = rolled ? deals_ : 0;
+  Rng extra = rng;  // the caller's stream stays as choose() leaves it
+  if (rolled)
+    for (const int j : asked_at)
+      for (int d = rec.count[std::size_t(j)]; d < deals; ++d) {
+        deal_on(s, d);
+        rec.put(j, d, rollout(s, type, moves_[j], extra));
+      }
+  // Held out: the choice and the asked moves on deals [deals, deals + heldout).
+  std::vector<double> fresh;  // (1 + asked) x heldout; row 0 the choice
+  if (heldout > 0 && !asked_at.empty()) {
+    if (!rolled) seed_ = extra();  // no deals yet: a stream of their own
+    fresh.assign((asked_at.size() + 1) * std::size_t(heldout), 0.0);
+    for (int d = 0; d < heldout; ++d) {
+      deal_on(s, deals + d);
+      fresh[std::size_t(d)] = rollout(s, type, moves_[chosen], extra);
+      for (std::size_t a = 0; a < asked_at.size(); ++a)
+        fresh[(a + 1) * std::size_t(heldout) + std::size_t(d)] = rollout(s, type, moves_[asked_at[a]], extra);
+    }
+  }
+
+  out.moves.clear();
+  out.deals = deals;
+  const auto add = [&](int i) {
+    SearchCandidate c;
+    c.move = moves_[i].move;
+    c.heuristic = moves_[i].value;
+    c.next_draw = next[std::size_t(i)];
+    const auto asked_it = std::find(asked_at.begin(), asked_at.end(), i);
+    c.asked = asked_it != asked_at.end();
+    if (c.asked && !fresh.empty()) {
+      const std::size_t a = std::size_t(asked_it - asked_at.begin()) + 1;
+      paired_se(&fresh[0], &fresh[a * std::size_t(heldout)], heldout, c.heldout_loss, c.heldout_std_error);
+    }
+    if (rolled) {
+      const int k = rec.count[std::size_t(i)];
+      const double* x = &rec.value[std::size_t(i) * std::size_t(rec.stride)];
+      const double* y = &rec.value[std::size_t(chosen) * std::size_t(rec.stride)];
+      c.rollouts = k;
+      mean_se(x, k, c.mean, c.std_error);
+      if (i == chosen) {
+        c.loss = c.loss_std_error = 0;
+      } else {
+        paired_se(y, x, std::min(k, rec.count[std::size_t(chosen)]), c.loss, c.loss_std_error);
+      }
+    } else if (i == chosen) {
+      c.loss = c.loss_std_error = 0;
+    }
+    out.moves.push_back(c);
+  };
+  std::vector<char> listed(std::size_t(all), 0);
+  const auto list = [&](int i) {
+    if (!listed[std::size_t(i)]) {
+      listed[std::size_t(i)] = 1;
+      add(i);
+    }
+  };
+  list(chosen);
+  for (int k = 0; k < n; ++k) list(order_[k]);  // the beam in halving's order, then the filter's
+  for (const int j : asked_at) list(j);         // asked moves past `candidates`
+  return choice;
+}
+
+}  // namespace
+
+class SearchValuer::Impl {
+ public:
+  std::unique_ptr<PlacementPolicy> owner;
+  Search* search = nullptr;
+};
+
+SearchValuer::SearchValuer(std::string_view spec) : impl_(std::make_unique<Impl>()) {
+  impl_->owner = make_placement_policy(spec);
+  impl_->search = dynamic_cast<Search*>(impl_->owner.get());
+  if (!impl_->search)
+    throw std::invalid_argument("'" + std::string(spec) + "' is not a spec of the placement policy 'search'");
+}
+
+SearchValuer::~SearchValuer() = default;
+
+Move SearchValuer::value(const Observation& obs, std::span<const Placement> legal, Rng& rng,
+                         std::span<const Move> asked, SearchReport& out, int heldout) {
+  return impl_->search->choose_reporting(obs, legal, rng, asked, out, heldout);
+}
+
+namespace {
 
 int whole(const Params& p, const char* key, int lo, int hi) {
   const double v = p.get(key);
