@@ -4,14 +4,16 @@
   table_page_test.py CARCSOLO
 
 A whole game at the table played by clicks through chromedriver: the tiles of a known deal
-(`carcsolo replay`'s seed 7, game 17) clicked as they are drawn, every other move the
-advice's best ghost and the others a legal cell that no ghost covers (turned once when it
-can be), the scoring order changed when several features complete, one move undone and
-played again. Then the log and its analysis downloaded: `carcsolo verify` accepts the log,
-whose stacks are the deal's and whose result is the one shown. The browser console must
-stay free of errors, and the server must refuse no request. Exit status 77 (skipped) when
+(`carcsolo replay`'s seed 7, game 17) clicked as they are drawn; each move the advice's
+best ghost, but every fourth a legal cell that no ghost covers, turned once; the scoring
+order changed when several features complete; one move undone and played again. Then the
+log and its analysis downloaded: `carcsolo verify` accepts the log, whose stacks begin
+with the tiles clicked and whose result is the one shown. The browser console must stay
+free of errors, and the server must refuse no request of the page. SHOT=FILE.png saves a
+screenshot at the 12th move. Exit status 77 (skipped) when
 Chromium or chromedriver is missing.
 """
+import base64
 import json
 import os
 import shutil
@@ -110,7 +112,7 @@ def play(carcsolo, url, stacks, work):
                 covered = {(wd.element_attr(g, "data-x"), wd.element_attr(g, "data-y")) for g in ghosts}
                 free = [t for t in wd.elements(".target")
                         if (wd.element_attr(t, "data-x"), wd.element_attr(t, "data-y")) not in covered]
-                if decisions % 2 == 0 or not free:
+                if decisions % 4 != 1 or not free:
                     wd.click('.ghost[data-rank="0"]')
                 else:
                     wd.s("POST", "/element/%s/click" % free[-1], {})
@@ -118,6 +120,9 @@ def play(carcsolo, url, stacks, work):
                 if not wd.elements(".target.chosen"):
                     fail("the clicked move is not marked on the board")
                 turn, actions = wd.attr("body", "data-turn"), int(wd.attr("body", "data-actions"))
+                if os.environ.get("SHOT") and decisions == 12:
+                    with open(os.environ["SHOT"], "wb") as f:
+                        f.write(base64.b64decode(wd.s("GET", "/screenshot")))
                 wd.click("#btn-place")
                 wait_for(wd, "the move", lambda: int(wd.attr("body", "data-actions")) == actions + 1)
                 decisions += 1
