@@ -6,9 +6,10 @@
 A whole game at the table played by clicks through chromedriver: the tiles of a known deal
 (`carcsolo replay`'s seed 7, game 17) clicked as they are drawn; each move the advice's
 best ghost, but every fourth a legal cell that no ghost covers, turned once; the scoring
-order changed when several features complete; one move undone and played again. Then the
-log and its analysis downloaded: `carcsolo verify` accepts the log, whose stacks begin
-with the tiles clicked and whose result is the one shown. The browser console must stay
+order changed when several features complete; one move undone and played again. The log
+and its analysis downloaded: `carcsolo verify` accepts the log, whose stacks begin with
+the tiles clicked and whose result is the one shown. Then a few moves of a dealt practice
+game on the same page. The browser console must stay
 free of errors, and the server must refuse no request of the page. SHOT=FILE.png saves a
 screenshot at the 12th move. Exit status 77 (skipped) when
 Chromium or chromedriver is missing.
@@ -155,6 +156,7 @@ def play(carcsolo, url, stacks, work):
             time.sleep(0.2)
         if set(files) != {"carcsolo-game.json", "carcsolo-analysis.json"}:
             fail("downloaded %s, not the log and the analysis" % sorted(os.listdir(downloads)))
+        practice(wd)
         errors = [e for e in wd.console() if e.get("level") == "SEVERE"]
         if errors:
             fail("console errors: %s" % errors)
@@ -186,6 +188,28 @@ def play(carcsolo, url, stacks, work):
           "the log verified, the analysis has %d decisions"
           % (draws, decisions, "scoring reordered" if reordered else "no order to choose", drawn, log["result"],
              len(analysis["games"][0]["analysis"])))
+
+
+def practice(wd):
+    """The same page deals a game for practice: a few moves on the advice, no tile to tell."""
+    wd.click("#mode-practice")
+    wd.click("#btn-new")
+    wait_for(wd, "the practice game", lambda: wd.attr("body", "data-phase") == "play")
+    if "practice · seed 1 · game 0" not in wd.text("#meta"):
+        fail("the practice game's header says %r" % wd.text("#meta"))
+    for move in range(3):
+        wait_for(wd, "the advice", lambda: wd.attr("body", "data-advice") == "ready")
+        actions = int(wd.attr("body", "data-actions"))
+        wd.click('.ghost[data-rank="0"]')
+        wd.click("#btn-place")
+        wait_for(wd, "the practice move", lambda: int(wd.attr("body", "data-actions")) == actions + 1)
+        if wd.attr("body", "data-phase") == "order":
+            wd.click("#btn-order")
+            wait_for(wd, "the order", lambda: wd.attr("body", "data-phase") != "order")
+        if wd.attr("body", "data-phase") != "play" or wd.elements(".pick:not([disabled])") and \
+                wd.attr("#draw-panel", "class") != "hidden":
+            fail("a practice game asked for a draw")
+    print("ok the practice game: 3 moves on the advice, its tiles dealt")
 
 
 if __name__ == "__main__":
