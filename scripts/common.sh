@@ -10,6 +10,7 @@ die() { echo "carcsolo setup: $*" >&2; exit 1; }
 # Debian packages the project needs to build and test.
 PACKAGES=(g++ cmake make git libboost-dev libboost-program-options-dev nlohmann-json3-dev
           doctest-dev python3
+          pkg-config libcpp-httplib-dev  # carcsolo serve's HTTP server
           # the Python module (build/python) and its tests and examples
           python3-dev python3-pybind11 pybind11-dev python3-numpy python3-matplotlib
           python3-pytest python3-pandas

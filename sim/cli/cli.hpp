@@ -176,6 +176,7 @@ int cmd_ceiling(const Args& args);
 int cmd_positions(const Args& args);
 int cmd_analyse(const Args& args);
 int cmd_advise(const Args& args);
+int cmd_serve(const Args& args);
 int cmd_analyse(const Args& args, Embedding* embed);
 int cmd_tune(const Args& args);
 int cmd_tune(const Args& args, Embedding* embed);

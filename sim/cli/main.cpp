@@ -32,6 +32,7 @@ const Command kCommands[] = {
     {"positions", carc::sim::cmd_positions, "training data: every decision's afterstate features and the game's outcome (--out)"},
     {"analyse", carc::sim::cmd_analyse, "value every decision of game logs by Monte Carlo: each move's expected result, the loss of the one played (--out)"},
     {"advise", carc::sim::cmd_advise, "advice at the table: type the tile drawn, get the best moves (valued as analyse values them), type the move played"},
+    {"serve", carc::sim::cmd_serve, "the table page on a local HTTP server: click the tile drawn, see the advice as ghost tiles, click the move; the log at the end"},
     {"tune", carc::sim::cmd_tune, "search the numeric parameters of a placement policy (SPSA over paired games; --out trajectory)"},
     {"ceiling", carc::sim::cmd_ceiling, "REFERENCE THAT CHEATS, not a policy: the best line a beam finds seeing the stacks (a lower bound on the deal's optimum), beside a policy"},
 };

@@ -205,6 +205,8 @@ std::string xml_escape(const std::string& s) {
   return out;
 }
 
+std::string tile_style() { return kStyle; }
+
 std::string tile_art(int type, int rot) {
   const TileDef& def = kBaseTiles[type];
   const Oriented& o = kOriented[type][rot];

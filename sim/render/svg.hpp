@@ -42,6 +42,8 @@ std::string board_svg(const nlohmann::json& log, const BoardView& view, const Sv
 
 // One tile type in a rotation, as SVG elements covering (0,0)-(100,100), north up.
 std::string tile_art(int type, int rot);
+// The <style> element that tile_art's and meeple_svg's classes need inside an <svg>.
+std::string tile_style();
 // Where a meeple on segment `seg` of `type` turned `rot` stands, in tile units.
 struct Point {
   double x, y;

@@ -1,0 +1,104 @@
+// carcsolo serve: the table page and its API on a local HTTP server (docs/serve.md). The
+// options are the advisor's (as `advise` takes them) and where to listen; the server is
+// sim/serve/server.hpp. SIGINT, SIGTERM and SIGHUP are taken by this thread (sigwait), not
+// by a handler: the server threads never see them, and stopping is an ordinary call.
+#include <signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <ctime>
+#include <iostream>
+#include <string>
+#include <thread>
+
+#include <boost/program_options.hpp>
+
+#include "policies/candidates.hpp"
+#include "policies/policy.hpp"
+#include "sim/cli/cli.hpp"
+#include "sim/driver/errors.hpp"
+#include "sim/serve/server.hpp"
+
+namespace carc::sim {
+
+int cmd_serve(const Args& args) {
+  std::string host = "127.0.0.1", port = "8080", analyser = "heuristic", scoring = "best", rollouts = "32",
+              candidates = "8", seed = "1";
+  po::options_description d(
+      "carcsolo serve: the table page. A small HTTP server whose page plays the solo variant with\n"
+      "real tiles (click the tile drawn, see the advice as ghost tiles on the board, click where the\n"
+      "tile went, undo) or a dealt game for practice, and gives the game log and its analysis at the\n"
+      "end. It listens on the loopback address unless --host says otherwise. Ctrl-C stops it\n"
+      "(exit status 130). Details: docs/serve.md.\n\n"
+      "usage: carcsolo serve [options]   (then open the address it prints)\n\nOptions");
+  d.add_options()("help,h", "show this help")
+      ("host", po::value(&host)->default_value(host), "address to listen on; anything but loopback lets other machines in (a warning says so)")
+      ("port", po::value(&port)->default_value(port), "port, 0..65535 (0: a free one, printed)")
+      ("analyser", po::value(&analyser)->default_value(analyser), "the analysing player of the advice and the analysis (a placement spec)")
+      ("scoring", po::value(&scoring)->default_value(scoring), "scoring order of the rollouts, and of features when none is chosen (a scoring spec)")
+      ("rollouts", po::value(&rollouts)->default_value(rollouts), "continuations per move, 1..100000")
+      ("candidates", po::value(&candidates)->default_value(candidates), "moves valued: the heuristic's K best; 0: every legal move")
+      ("seed", po::value(&seed)->default_value(seed), "seed of the advisor's re-deals")
+      ("quiet,q", "no line on stderr per refused request");
+  const auto vm = parse(d, args);
+  if (vm.count("help")) {
+    std::cout << d << "\nExample: carcsolo serve --port 8080   (then open http://127.0.0.1:8080/)\n";
+    return 0;
+  }
+  ServeOptions opt;
+  opt.host = host;
+  opt.port = int(parse_count("port", port, 0, 65535));
+  try {
+    opt.advice.analyser = canonical_placement(analyser);
+    opt.advice.scoring = canonical_scoring(scoring);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  opt.advice.rollouts = int(parse_count("rollouts", rollouts, 1, 100000));
+  opt.advice.candidates = int(parse_count("candidates", candidates, 0, kMaxMoves));
+  opt.advice.seed = parse_count("seed", seed, 0, UINT64_MAX);
+  opt.quiet = vm.count("quiet") > 0;
+  if (host.empty() || host.size() > 255) throw UsageError("--host must name an address");
+
+  // Blocked before any thread starts, so that every thread inherits the mask.
+  sigset_t stops;
+  sigemptyset(&stops);
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stops, s);
+  pthread_sigmask(SIG_BLOCK, &stops, nullptr);
+
+  Server server(opt);
+  const int bound = server.bind();
+  if (bound <= 0)
+    throw UsageError("cannot listen on " + host + " port " + port + " (in use, not an address of this machine, or not allowed)");
+  const std::string shown = host.find(':') != std::string::npos && host[0] != '[' ? "[" + host + "]" : host;
+  if (!loopback_host(host))
+    std::cerr << "carcsolo serve: warning: listening on " << host
+              << ", not loopback: other machines can reach this server and play on it (no password)\n";
+  std::cout << "carcsolo serve: listening on http://" << shown << ":" << bound << "/ (Ctrl-C stops it)" << std::endl;
+
+  std::atomic<bool> ended{false}, listened{true};
+  std::thread serving([&] {
+    listened = server.run();
+    ended = true;
+  });
+  int signal = 0;
+  const timespec tick{0, 200 * 1000 * 1000};
+  while (!ended) {
+    const int s = sigtimedwait(&stops, nullptr, &tick);
+    if (s > 0) {
+      signal = s;
+      break;
+    }
+  }
+  // A stop before the serving thread has begun to listen is lost: again until it ends.
+  while (!ended) {
+    server.stop();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  serving.join();
+  pthread_sigmask(SIG_UNBLOCK, &stops, nullptr);
+  if (!signal) throw InternalError("the server stopped listening by itself");
+  return report_interrupted("serve", std::to_string(server.games_started()) + " games started", "");
+}
+
+}  // namespace carc::sim

@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""The table page of `carcsolo serve` in headless Chromium (run by ctest):
+
+  table_page_test.py CARCSOLO
+
+A whole game at the table played by clicks through chromedriver: the tiles of a known deal
+(`carcsolo replay`'s seed 7, game 17) clicked as they are drawn; each move the advice's
+best ghost, but every fourth a legal cell that no ghost covers, turned once; the scoring
+order changed when several features complete; one move undone and played again. The log
+and its analysis downloaded: `carcsolo verify` accepts the log, whose stacks begin with
+the tiles clicked and whose result is the one shown. Then a few moves of a dealt practice
+game on the same page. The browser console must stay
+free of errors, and the server must refuse no request of the page. SHOT=FILE.png saves a
+screenshot at the 12th move. Exit status 77 (skipped) when
+Chromium or chromedriver is missing.
+"""
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from replay_page_test import SKIP, WebDriver, fail  # noqa: E402  (the same driver as the replay page's)
+
+COLORS, MEEPLES, SEED, GAME = 3, 4, 7, 17
+DEADLINE = 600  # seconds for the whole game
+
+
+def wait_for(wd, what, cond, timeout=60):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if wd.attr("body", "data-busy") == "0" and cond():
+            return
+        time.sleep(0.05)
+    fail("waited %d s for %s (phase %s)" % (timeout, what, wd.attr("body", "data-phase")))
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__)
+        return 2
+    carcsolo = sys.argv[1]
+    if not shutil.which("chromium"):
+        print("SKIP: chromium is not installed (Debian package chromium)")
+        return SKIP
+    if not shutil.which("chromedriver"):
+        print("SKIP: chromedriver is not installed (Debian package chromium-driver)")
+        return SKIP
+    with tempfile.TemporaryDirectory(prefix="carcsolo-table-") as work:
+        deal_log = os.path.join(work, "deal.json")
+        subprocess.run([carcsolo, "replay", "--colors", str(COLORS), "--meeples", str(MEEPLES), "--seed", str(SEED),
+                        "--game", str(GAME), "--out", deal_log], check=True, timeout=120, capture_output=True)
+        with open(deal_log) as f:
+            stacks = [list(s) for s in json.load(f)["stacks"]]
+        err_path = os.path.join(work, "serve.err")
+        with open(err_path, "w") as err:
+            server = subprocess.Popen([carcsolo, "serve", "--port", "0", "--rollouts", "2", "--candidates", "4"],
+                                      stdout=subprocess.PIPE, stderr=err, text=True)
+        try:
+            line = server.stdout.readline()
+            if not line.startswith("carcsolo serve: listening on http://127.0.0.1:"):
+                fail("the server's first line: %r" % line)
+            url = line.split()[4]
+            play(carcsolo, url, stacks, work)
+            if server.poll() is not None:
+                fail("the server stopped during the game")
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+        with open(err_path) as f:
+            refused = [l for l in f.read().splitlines() if "interrupted after" not in l]
+        if refused:
+            fail("the server refused requests of the page:\n" + "\n".join(refused))
+    print("all checks passed")
+    return 0
+
+
+def play(carcsolo, url, stacks, work):
+    downloads = os.path.join(work, "downloads")
+    os.mkdir(downloads)
+    wd = WebDriver(os.path.join(work, "profile"), logs=True)
+    try:
+        wd.s("POST", "/goog/cdp/execute", {"cmd": "Browser.setDownloadBehavior",
+                                           "params": {"behavior": "allow", "downloadPath": downloads}})
+        wd.s("POST", "/url", {"url": url})
+        if wd.attr("body", "data-ready") != "1":
+            fail("the page did not finish its script")
+        wd.click("#btn-new")  # 3 colours and 4 meeples are the page's defaults, at the table
+        wait_for(wd, "the new game", lambda: wd.attr("body", "data-phase") == "draw")
+        start, decisions, draws, undone, reordered = time.monotonic(), 0, 0, False, False
+        while True:
+            if time.monotonic() - start > DEADLINE:
+                fail("the game took more than %d s" % DEADLINE)
+            phase = wd.attr("body", "data-phase")
+            if phase == "over":
+                break
+            if phase == "draw":
+                c = int(wd.attr("body", "data-to-move"))
+                tile = stacks[c].pop(0)
+                actions = wd.attr("body", "data-actions")
+                wd.click('.pick[data-tile="%s"]' % tile)
+                draws += 1
+                wait_for(wd, "the draw of " + tile, lambda: wd.attr("body", "data-actions") != actions)
+            elif phase == "play":
+                wait_for(wd, "the advice", lambda: wd.attr("body", "data-advice") == "ready")
+                ghosts = wd.elements(".ghost")
+                if not ghosts or wd.elements('.ghost[data-rank="0"]') == []:
+                    fail("no ghost tile for the advice's best move")
+                covered = {(wd.element_attr(g, "data-x"), wd.element_attr(g, "data-y")) for g in ghosts}
+                free = [t for t in wd.elements(".target")
+                        if (wd.element_attr(t, "data-x"), wd.element_attr(t, "data-y")) not in covered]
+                if decisions % 4 != 1 or not free:
+                    wd.click('.ghost[data-rank="0"]')
+                else:
+                    wd.s("POST", "/element/%s/click" % free[-1], {})
+                    wd.click("#btn-rot")
+                if not wd.elements(".target.chosen"):
+                    fail("the clicked move is not marked on the board")
+                turn, actions = wd.attr("body", "data-turn"), int(wd.attr("body", "data-actions"))
+                if os.environ.get("SHOT") and decisions == 12:
+                    with open(os.environ["SHOT"], "wb") as f:
+                        f.write(base64.b64decode(wd.s("GET", "/screenshot")))
+                wd.click("#btn-place")
+                wait_for(wd, "the move", lambda: int(wd.attr("body", "data-actions")) == actions + 1)
+                decisions += 1
+                if decisions == 3 and not undone:
+                    wd.click("#btn-undo")
+                    wait_for(wd, "the undo", lambda: int(wd.attr("body", "data-actions")) == actions)
+                    if wd.attr("body", "data-phase") != "play" or wd.attr("body", "data-turn") != turn:
+                        fail("undo did not give back the move of turn %s" % turn)
+                    undone = True
+                    decisions -= 1
+            elif phase == "order":
+                actions = int(wd.attr("body", "data-actions"))
+                ups = wd.elements(".order-up")
+                if ups:
+                    wd.s("POST", "/element/%s/click" % ups[-1], {})
+                    reordered = True
+                wd.click("#btn-order")
+                wait_for(wd, "the order", lambda: int(wd.attr("body", "data-actions")) == actions + 1)
+            else:
+                fail("unknown phase %r" % phase)
+        if not undone:
+            fail("no move was undone")
+        shown = wd.text("#final")
+        wd.click("#dl-log")
+        wd.click("#dl-analysis")
+        files = {}
+        end = time.monotonic() + 120
+        while time.monotonic() < end and len(files) < 2:
+            files = {n: os.path.join(downloads, n) for n in os.listdir(downloads) if n.endswith(".json")}
+            time.sleep(0.2)
+        if set(files) != {"carcsolo-game.json", "carcsolo-analysis.json"}:
+            fail("downloaded %s, not the log and the analysis" % sorted(os.listdir(downloads)))
+        practice(wd)
+        errors = [e for e in wd.console() if e.get("level") == "SEVERE"]
+        if errors:
+            fail("console errors: %s" % errors)
+    finally:
+        wd.close()
+    with open(files["carcsolo-game.json"]) as f:
+        log = json.load(f)
+    log_path = os.path.join(work, "game.jsonl")
+    with open(log_path, "w") as f:
+        f.write(json.dumps(log) + "\n")
+    r = subprocess.run([carcsolo, "verify", log_path], capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        fail("verify of the downloaded log: %s %s" % (r.stdout, r.stderr))
+    if "Result %d" % log["result"] not in shown:
+        fail("the page shows %r, the log's result is %d" % (shown, log["result"]))
+    with open(os.path.join(work, "deal.json")) as f:
+        dealt = json.load(f)["stacks"]
+    drawn = 0
+    for c, s in enumerate(log["stacks"]):  # the tiles as drawn, then the unseen ones
+        n = len(dealt[c]) - len(stacks[c])
+        drawn += n
+        if list(s)[:n] != list(dealt[c])[:n]:
+            fail("colour %d's stack in the log is not the tiles clicked" % c)
+    with open(files["carcsolo-analysis.json"]) as f:
+        analysis = json.load(f)
+    if len(analysis["games"]) != 1 or not analysis["games"][0]["analysis"]:
+        fail("the analysis downloaded has no decision")
+    print("ok a game at the table by clicks: %d draws, %d moves, %s, %d tiles drawn, result %d; "
+          "the log verified, the analysis has %d decisions"
+          % (draws, decisions, "scoring reordered" if reordered else "no order to choose", drawn, log["result"],
+             len(analysis["games"][0]["analysis"])))
+
+
+def practice(wd):
+    """The same page deals a game for practice: a few moves on the advice, no tile to tell."""
+    wd.click("#mode-practice")
+    wd.click("#btn-new")
+    wait_for(wd, "the practice game", lambda: wd.attr("body", "data-phase") == "play")
+    if "practice · seed 1 · game 0" not in wd.text("#meta"):
+        fail("the practice game's header says %r" % wd.text("#meta"))
+    for move in range(3):
+        wait_for(wd, "the advice", lambda: wd.attr("body", "data-advice") == "ready")
+        actions = int(wd.attr("body", "data-actions"))
+        wd.click('.ghost[data-rank="0"]')
+        wd.click("#btn-place")
+        wait_for(wd, "the practice move", lambda: int(wd.attr("body", "data-actions")) == actions + 1)
+        if wd.attr("body", "data-phase") == "order":
+            wd.click("#btn-order")
+            wait_for(wd, "the order", lambda: wd.attr("body", "data-phase") != "order")
+        if wd.attr("body", "data-phase") != "play" or wd.elements(".pick:not([disabled])") and \
+                wd.attr("#draw-panel", "class") != "hidden":
+            fail("a practice game asked for a draw")
+    print("ok the practice game: 3 moves on the advice, its tiles dealt")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
