@@ -524,9 +524,9 @@ TEST_CASE("advise: the text picture of tiles and of the board around the last mo
   g.play(m);
   CHECK(carc::sim::board_text(g.state(), 1, 0, 3) ==
         "        0       1\n"
-        "      . C .   [. R0. ]\n"
-        "   0  R R R   [R R . ]\n"
-        "      . . .   [. . . ]\n");
+        "      . C .  [. R0. ]\n"
+        "   0  R R R  [R R . ]\n"
+        "      . . .  [. . . ]\n");
 }
 
 TEST_CASE("carcsolo advise: board draws the board around the last tile placed") {
@@ -535,9 +535,9 @@ TEST_CASE("carcsolo advise: board draws the board around the last tile placed") 
   CHECK(r.status == 0);
   CHECK(r.out.find("board around 1,0 (the last tile placed, in [ ]); meeples: 0 red, 1 blue, 2 yellow\n"
                    "        0       1\n"
-                   "      . C .   [. R0. ]\n"
-                   "   0  R R R   [R R . ]\n"
-                   "      . . .   [. . . ]\n"
+                   "      . C .  [. R0. ]\n"
+                   "   0  R R R  [R R . ]\n"
+                   "      . . .  [. . . ]\n"
                    "draw 1 (blue) turn 1 ") != std::string::npos);
 }
 

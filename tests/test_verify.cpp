@@ -347,6 +347,6 @@ TEST_CASE("carcsolo verify: an unfinished log is reported as such, exit 0; analy
   r = run_carcsolo({"analyse", "u.jsonl", "--rollouts", "1"}, dir.path());
   CHECK(r.status == 2);
   CHECK(r.err ==
-        "carcsolo analyse: u.jsonl:1: not a consistent game log: end: unfinished: expected a finished game, got true "
+        "carcsolo analyse: u.jsonl:1: game ? (seed ?): not a consistent game log: end: unfinished: expected a finished game, got true "
         "(the game stopped after 6 turns)\n");
 }

@@ -393,7 +393,8 @@ int cmd_advise(const Args& args) {
   const int turns = game.state().turn();
   // Where the game so far went: the tail of the one line a game stopped early gets.
   std::string kept = "no --log, nothing written";
-  if (output.is_open()) {
+  const bool logged = output.is_open();
+  if (logged) {
     nlohmann::json doc = end == Session::End::over ? game.log("advise") : game.unfinished_log("advise");
     doc["advisor"] = {{"analyser", opt.analyser}, {"rollouts", opt.rollouts}, {"candidates", opt.candidates},
                       {"seed", opt.seed}, {"decisions", session.decisions()}, {"followed", session.followed()}};
@@ -415,11 +416,11 @@ int cmd_advise(const Args& args) {
       return 130;
     case Session::End::input_ended:
       throw UsageError("the input ended before the game was over (turn " + std::to_string(turns) + ")" +
-                       (output.is_open() ? "; " + kept : std::string()));
+                       (logged ? "; " + kept : std::string()));
     case Session::End::refused:
       break;
   }
-  throw UsageError(session.refusal() + (output.is_open() ? "; " + kept : std::string()));
+  throw UsageError(session.refusal() + (logged ? "; " + kept : std::string()));
 }
 
 }  // namespace carc::sim
