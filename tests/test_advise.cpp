@@ -6,6 +6,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,7 +21,9 @@
 #include "sim/driver/game.hpp"
 #include "sim/driver/stepper.hpp"
 #include "sim/log/verify.hpp"
+#include "sim/render/text.hpp"
 #include "tests/process.hpp"
+#include "tests/value_golden.hpp"
 
 namespace {
 
@@ -337,7 +341,7 @@ TEST_CASE("carcsolo advise: a move by its rank or by x,y,rot and meeple, and bad
     for (std::size_t at = r.out.find(what); at != std::string::npos; at = r.out.find(what, at + 1)) ++n;
     return n;
   };
-  CHECK(count("draw 0 turn 0 stack 24 unseen 71\n") == 2);  // the prompts, repeated
+  CHECK(count("draw 0 (red) turn 0 stack 24 unseen 71\n") == 2);  // the prompts, repeated
   CHECK(count("\nplay\n") == 2);
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"advise", "--rollouts", "0"}, {"advise", "--analyser", "nonsense"},
@@ -349,4 +353,280 @@ TEST_CASE("carcsolo advise: a move by its rank or by x,y,rot and meeple, and bad
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK(r.out.find("draw") == std::string::npos);  // refused before the game starts
   }
+}
+
+namespace {
+
+// The first tiles of the deal of (seed 20, game 0) for colours 0, 1, 2, ..., each followed by
+// "1" (play the advice): `moves` turns typed, as lines.
+std::vector<std::string> typed_turns(int moves) {
+  carc::sim::Stacks deal = carc::sim::deal(3, 20, 0);
+  std::vector<std::string> lines;
+  for (int i = 0; i < moves; ++i) {
+    lines.push_back(std::string(1, carc::tile_name(deal.pop(i % 3))));
+    lines.push_back("1");
+  }
+  return lines;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string t;
+  for (const auto& l : lines) t += l + "\n";
+  return t;
+}
+
+carc::test::Outcome advise_with(const carc::test::TempDir& dir, const std::string& input,
+                                const std::string& options = "--rollouts 1 --candidates 2 -q --log game.jsonl") {
+  carc::test::write_text(dir / "in.txt", input);
+  return carc::test::run_carcsolo({"-c", std::string(CARCSOLO_BINARY) + " advise " + options + " < in.txt"},
+                                  dir.path(), "/bin/sh");
+}
+
+// carcsolo advise with its stdin and stdout on pipes, to answer its questions as they come.
+struct Piped {
+  pid_t pid = -1;
+  FILE* in = nullptr;   // its stdin
+  FILE* out = nullptr;  // its stdout
+};
+
+Piped spawn_piped(const std::vector<std::string>& args, const std::filesystem::path& cwd,
+                  const std::filesystem::path& err) {
+  int to[2], from[2];
+  REQUIRE(::pipe(to) == 0);
+  REQUIRE(::pipe(from) == 0);
+  std::vector<std::string> argv_s{CARCSOLO_BINARY};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const std::string dir = cwd.string(), e = err.string();
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const int fe = ::open(e.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fe < 0 || ::dup2(to[0], 0) < 0 || ::dup2(from[1], 1) < 0 || ::dup2(fe, 2) < 0 || ::chdir(dir.c_str()) != 0)
+      ::_exit(127);
+    ::close(to[1]);
+    ::close(from[0]);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  ::close(to[0]);
+  ::close(from[1]);
+  return Piped{pid, ::fdopen(to[1], "w"), ::fdopen(from[0], "r")};
+}
+
+std::string read_line(FILE* f) {
+  std::string line;
+  for (int ch = std::fgetc(f); ch != EOF && ch != '\n'; ch = std::fgetc(f)) line += char(ch);
+  return line;
+}
+
+}  // namespace
+
+TEST_CASE("carcsolo advise: quit after 5 moves writes the game so far, unfinished, and verify accepts it") {
+  carc::test::TempDir dir;
+  const auto r = advise_with(dir, joined(typed_turns(5)) + "quit\n");
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+  CHECK(r.out.find("\nquit after 5 turns; the game so far (unfinished) written to game.jsonl\n") != std::string::npos);
+  CHECK(dir.listing() == std::set<std::string>{"game.jsonl", "in.txt"});
+  const json log = json::parse(carc::test::read_text(dir / "game.jsonl"));
+  CHECK(log.at("unfinished") == true);
+  CHECK(log.at("turns").size() == 5);
+  CHECK(log.at("advisor").at("decisions") == 5);
+  CHECK(!log.contains("result"));
+  const auto v = carc::test::run_carcsolo({"verify", "game.jsonl"}, dir.path());
+  CHECK(v.status == 0);
+  CHECK(v.out == "game.jsonl:1: game at the table: unfinished after 5 turns, all consistent\n"
+                 "verify: 1 games, 1 consistent, 0 inconsistent; 1 unfinished\n");
+  // without --log: said so
+  const auto q = advise_with(dir, "V\n1\nQUIT\n", "--rollouts 1 -q");
+  CHECK(q.status == 0);
+  CHECK(q.out.find("\nquit after 1 turn; no --log, nothing written\n") != std::string::npos);
+}
+
+TEST_CASE("carcsolo advise: undo takes back the last tile or move typed; undo then the same move gives the same log") {
+  carc::test::TempDir dir;
+  const std::vector<std::string> turns = typed_turns(5);
+  auto straight = advise_with(dir, joined(turns) + "quit\n");
+  REQUIRE(straight.status == 0);
+  const std::string plain = carc::test::read_text(dir / "game.jsonl");
+  // another move played and taken back, a draw taken back and typed again, a wrong tile taken back
+  std::vector<std::string> with = turns;
+  with.insert(with.begin() + 5, {"2", "undo"});        // turn 2's tile: move 2, then back to move 1
+  with.insert(with.begin() + 9, {"undo", turns[6]});   // turn 3's tile typed, taken back, typed again
+  with.insert(with.begin() + 2, {"undo", "undo"});     // turn 1: the move and the draw of turn 0
+  with.insert(with.begin() + 4, {turns[0], "1"});
+  const std::string other = "U";
+  with.insert(with.begin(), {other, "undo"});
+  CAPTURE(joined(with));
+  const auto r = advise_with(dir, joined(with) + "quit\n");
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+  CHECK(carc::test::read_text(dir / "game.jsonl") == plain);
+  CHECK(r.out.find("\nundone draw " + other + "\n") != std::string::npos);
+  CHECK(r.out.find("\nundone move ") != std::string::npos);
+  // the advice is asked again after an undo, the same
+  CHECK(r.out.find("undone move ") < r.out.rfind("\nmove 1 "));
+  // nothing to undo: bad input
+  const auto n = advise_with(dir, "undo\n", "--rollouts 1 -q");
+  CHECK(n.status == 2);
+  CHECK(n.err == "carcsolo advise: nothing to undo: no tile or move was typed yet\n");
+}
+
+TEST_CASE("carcsolo advise: a blank line asks again; prompts name the colour as the pictures do") {
+  carc::test::TempDir dir;
+  const auto r = advise_with(dir, "\nV\n\n1\n", "--rollouts 1 -q");
+  CHECK(r.status == 2);  // then the input ended
+  auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = r.out.find(what); at != std::string::npos; at = r.out.find(what, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count("draw 0 (red) turn 0 stack 24 unseen 71\n") == 2);
+  CHECK(count("\nplay\n") == 2);
+  CHECK(count("tile V color 0 (red) legal ") == 1);  // the advice is not computed again
+  CHECK(r.out.find("draw 1 (blue) turn 1 ") != std::string::npos);
+}
+
+TEST_CASE("advise: the text picture of tiles and of the board around the last move") {
+  using carc::sim::tile_text;
+  auto rows = [](int type, int rot) {
+    const auto r = tile_text(type, rot);
+    return r[0] + "|" + r[1] + "|" + r[2];
+  };
+  auto t = [](char letter) { return carc::tile_type(letter); };
+  // F, G and H share the edges F C F C: the pennant and the city's connection tell them apart
+  CHECK(rows(t('F'), 0) == ". . . |C * C |. . . ");
+  CHECK(rows(t('G'), 0) == ". . . |C C C |. . . ");
+  CHECK(rows(t('H'), 0) == ". . . |C . C |. . . ");
+  CHECK(rows(t('M'), 0) == "* C . |C . . |. . . ");
+  CHECK(rows(t('L'), 0) == ". C . |R + R |. R . ");
+  CHECK(rows(t('A'), 0) == ". . . |. M . |. R . ");
+  CHECK(rows(t('V'), 1) == ". R . |R R . |. . . ");  // turned once: the road joins W and N
+  // every type and rotation has its own picture, but for the X and C (symmetric) and B
+  std::set<std::string> seen;
+  int pictures = 0;
+  for (int type = 0; type < carc::kTileTypes; ++type) {
+    std::set<std::string> own;
+    for (int rot = 0; rot < 4; ++rot) own.insert(rows(type, rot));
+    pictures += int(own.size());
+    seen.insert(own.begin(), own.end());
+  }
+  CHECK(seen.size() == std::size_t(pictures));  // no two types alike in any rotation
+  // the board: the start tile and a V at 1,0 with colour 0's meeple on its road
+  SteppedGame g(SteppedGame::AtTheTable{}, {3, 4}, "best");
+  g.draw(t('V'));
+  Move m{g.legal()[0], 0};
+  for (const auto& p : g.legal())
+    if (p.x == 1 && p.y == 0 && p.rot == 1) m.at = p;
+  g.play(m);
+  CHECK(carc::sim::board_text(g.state(), 1, 0, 3) ==
+        "        0       1\n"
+        "      . C .  [. R0. ]\n"
+        "   0  R R R  [R R . ]\n"
+        "      . . .  [. . . ]\n");
+}
+
+TEST_CASE("carcsolo advise: board draws the board around the last tile placed") {
+  carc::test::TempDir dir;
+  const auto r = advise_with(dir, "V\n1,0,1,road:N,W\nboard\nquit\n", "--rollouts 1 -q");
+  CHECK(r.status == 0);
+  CHECK(r.out.find("board around 1,0 (the last tile placed, in [ ]); meeples: 0 red, 1 blue, 2 yellow\n"
+                   "        0       1\n"
+                   "      . C .  [. R0. ]\n"
+                   "   0  R R R  [R R . ]\n"
+                   "      . . .  [. . . ]\n"
+                   "draw 1 (blue) turn 1 ") != std::string::npos);
+}
+
+TEST_CASE("docs/advise.md pictures every tile as `board` draws it, unrotated") {
+  const std::string doc =
+      carc::test::read_text(std::filesystem::path(CARCSOLO_SOURCE_DIR) / "docs" / "advise.md");
+  auto rstrip = [](std::string t) {
+    while (!t.empty() && t.back() == ' ') t.pop_back();
+    return t;
+  };
+  for (int first = 0; first < carc::kTileTypes; first += 8) {  // 8 tiles a row, letters above
+    std::string lines[4];
+    for (int type = first; type < first + 8; ++type) {
+      const std::string gap = type == first ? "" : "  ";
+      lines[0] += gap + std::string(1, carc::tile_name(type)) + "     ";
+      const auto r = carc::sim::tile_text(type, 0);
+      for (int i = 0; i < 3; ++i) lines[i + 1] += gap + r[std::size_t(i)];
+    }
+    const std::string block = rstrip(lines[0]) + "\n" + rstrip(lines[1]) + "\n" + rstrip(lines[2]) + "\n" +
+                              rstrip(lines[3]) + "\n";
+    CAPTURE(block);
+    CHECK(doc.find(block) != std::string::npos);
+  }
+}
+
+TEST_CASE("carcsolo advise: the end of the input keeps the game so far with --log, and says so") {
+  carc::test::TempDir dir;
+  const auto r = advise_with(dir, joined(typed_turns(5)));
+  CHECK(r.status == 2);
+  CHECK(r.err == "carcsolo advise: the input ended before the game was over (turn 5); the game so far (unfinished) "
+                 "written to game.jsonl\n");
+  CHECK(dir.listing() == std::set<std::string>{"game.jsonl", "in.txt"});
+  CHECK(json::parse(carc::test::read_text(dir / "game.jsonl")).at("turns").size() == 5);
+  CHECK(carc::test::run_carcsolo({"verify", "game.jsonl"}, dir.path()).status == 0);
+  // a refused line (no --retry) keeps it too
+  const auto z = advise_with(dir, joined(typed_turns(2)) + "Z\n");
+  CHECK(z.status == 2);
+  CHECK(z.err == "carcsolo advise: 'Z' is no tile letter: the tile colour 2 drew, one of A..X (rules.md); the game so "
+                 "far (unfinished) written to game.jsonl\n");
+  CHECK(json::parse(carc::test::read_text(dir / "game.jsonl")).at("turns").size() == 2);
+}
+
+TEST_CASE("carcsolo advise: SIGINT, SIGTERM or SIGHUP after 5 moves: exit 130, one line, the game so far kept") {
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    CAPTURE(sig);
+    carc::test::TempDir dir, capture;
+    Piped p = spawn_piped({"advise", "--rollouts", "1", "--candidates", "2", "-q", "--log", "game.jsonl"}, dir.path(),
+                          capture / "stderr");
+    carc::sim::Stacks deal = carc::sim::deal(3, 20, 0);
+    int plays = 0;
+    for (std::string line = read_line(p.out); !line.empty(); line = read_line(p.out)) {
+      if (line.rfind("draw ", 0) == 0) {
+        if (plays == 5) break;  // waiting for turn 5's tile
+        std::fprintf(p.in, "%c\n", carc::tile_name(deal.pop(std::stoi(line.substr(5)))));
+      } else if (line == "play") {
+        std::fprintf(p.in, "1\n");
+        ++plays;
+      }
+      std::fflush(p.in);
+    }
+    REQUIRE(plays == 5);
+    ::usleep(100000);  // into its read
+    ::kill(p.pid, sig);
+    const int status = carc::test::wait_status(p.pid);
+    std::fclose(p.in);
+    std::fclose(p.out);
+    CHECK(status == 130);
+    CHECK(carc::test::read_text(capture / "stderr") ==
+          "carcsolo advise: interrupted after 5 turns; the game so far (unfinished) written to game.jsonl\n");
+    CHECK(dir.listing() == std::set<std::string>{"game.jsonl"});  // no temporary file left
+    const auto v = carc::test::run_carcsolo({"verify", "game.jsonl"}, dir.path());
+    CHECK(v.status == 0);
+    CHECK(v.out.find("unfinished after 5 turns, all consistent") != std::string::npos);
+  }
+}
+
+TEST_CASE("carcsolo advise: --value-net gives the analysing player another net, recorded in the log") {
+  carc::test::TempDir dir;
+  carc::test::write_text(dir / "other.net", carc::test::renamed_builtin_net(CARCSOLO_SOURCE_DIR));
+  auto r = advise_with(dir, "V\n1\nquit\n", "--analyser value --rollouts 1 --candidates 2 -q --value-net other.net --log game.jsonl");
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+  const json log = json::parse(carc::test::read_text(dir / "game.jsonl"));
+  CHECK(log.at("advisor").at("value_net").at("source") == "file");
+  const std::string text = carc::test::read_text(dir / "other.net");
+  CHECK(log.at("advisor").at("value_net").at("hash") == text.substr(text.rfind("hash ") + 5, 16));
+  r = advise_with(dir, "V\n1\nquit\n", "--analyser value --rollouts 1 -q --value-net missing.net");
+  CHECK(r.status == 2);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(r.err.find("--value-net") != std::string::npos);
+  CHECK(r.out.find("draw") == std::string::npos);
 }

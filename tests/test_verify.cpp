@@ -10,7 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "policies/policy.hpp"
+#include "sim/driver/deal.hpp"
 #include "sim/driver/game.hpp"
+#include "sim/driver/stepper.hpp"
 #include "sim/log/verify.hpp"
 #include "tests/process.hpp"
 
@@ -254,4 +256,97 @@ TEST_CASE("carcsolo verify: a truncated or garbled log is one line, file and lin
     CHECK(r.err == "carcsolo verify: garbled.jsonl:3: not JSON: unexpected '#' at column " +
                        std::to_string(colon + 1) + "; 2 games checked before it, 2 consistent\n");
   }
+}
+
+namespace {
+
+// A game at the table stopped after `moves` placements (greedy moves, the deal of seed 7),
+// and its unfinished log.
+json unfinished_log(int moves) {
+  carc::sim::Stacks deal = carc::sim::deal(3, 7, 0);
+  carc::sim::SteppedGame g(carc::sim::SteppedGame::AtTheTable{}, {3, 4}, "best");
+  auto p = carc::make_placement_policy("greedy");
+  carc::Rng rng(7, 0, carc::Stream::placement);
+  int placed = 0;
+  while (placed < moves) {
+    if (g.needs_draw()) {
+      g.draw(deal.pop(g.state().to_move()));
+      continue;
+    }
+    carc::Move m = p->choose(carc::Observation(g.state(), g.tile()), g.legal(), rng);
+    if (!g.state().free_segments(g.tile(), m.at) || !g.state().supply(g.state().to_move())) m.seg = carc::Move::kNoMeeple;
+    g.play(m);
+    if (g.ordering()) g.order({});
+    ++placed;
+  }
+  g.draw(deal.pop(g.state().to_move()));  // a tile in hand, not played: in its stack, no turn entry
+  return g.unfinished_log("greedy");
+}
+
+}  // namespace
+
+TEST_CASE("verify: an unfinished log is consistent as far as it goes, and only check_game_log accepts it") {
+  const json log = unfinished_log(6);
+  REQUIRE(log.at("unfinished") == true);
+  for (const char* key : {"end", "final_scoring", "scores", "result", "goals"}) CHECK(!log.contains(key));
+  const carc::sim::LogCheck c = carc::sim::check_game_log(log);
+  CHECK(!c.bad);
+  CHECK(c.unfinished);
+  CHECK(c.turns == 6);
+  // verify_game_log, which analyse and the pictures call, wants a finished game
+  const auto whole = verify_game_log(log);
+  REQUIRE(whole);
+  CHECK(whole->message() == "end: unfinished: expected a finished game, got true (the game stopped after 6 turns)");
+  // a changed turn is found as in a finished log
+  json bad = log;
+  bad["turns"][3]["scores"][0] = 99;
+  auto r = carc::sim::check_game_log(bad);
+  REQUIRE(r.bad);
+  CHECK(r.bad->turn == 3);
+  CHECK(r.bad->field == "scores");
+  // an unfinished log has no outcome
+  bad = log;
+  bad["result"] = 5;
+  r = carc::sim::check_game_log(bad);
+  REQUIRE(r.bad);
+  CHECK(r.bad->message() == "setup: result: expected no such key (the game is unfinished), got 5");
+  bad = log;
+  bad["unfinished"] = "yes";
+  REQUIRE(carc::sim::check_game_log(bad).bad);
+  CHECK(carc::sim::check_game_log(bad).bad->field == "unfinished");
+  // without the mark, a log that stops is an inconsistency, as before
+  bad = log;
+  bad.erase("unfinished");
+  r = carc::sim::check_game_log(bad);
+  REQUIRE(r.bad);
+  CHECK(r.bad->field == "turns");
+  // a finished game marked unfinished is not
+  json done = logged(3, 4, 2);
+  for (const char* key : {"end", "final_scoring", "scores", "result", "goals"}) done.erase(key);
+  done["unfinished"] = true;
+  r = carc::sim::check_game_log(done);
+  REQUIRE(r.bad);
+  CHECK(r.bad->field == "unfinished");
+}
+
+TEST_CASE("carcsolo verify: an unfinished log is reported as such, exit 0; analyse refuses it in one line") {
+  using carc::test::run_carcsolo;
+  carc::test::TempDir dir;
+  carc::test::write_text(dir / "u.jsonl", unfinished_log(6).dump() + "\n" + logged(3, 4, 1).dump() + "\n");
+  auto r = run_carcsolo({"verify", "u.jsonl"}, dir.path());
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "u.jsonl:1: game at the table: unfinished after 6 turns, all consistent\n"
+        "verify: 2 games, 2 consistent, 0 inconsistent; 1 unfinished\n");
+  json bad = unfinished_log(6);
+  bad["turns"][2]["supply"][1] = 0;
+  carc::test::write_text(dir / "b.jsonl", bad.dump() + "\n");
+  r = run_carcsolo({"verify", "b.jsonl"}, dir.path());
+  CHECK(r.status == 1);
+  CHECK(r.out.find("b.jsonl:1: game at the table: turn 2 (turns[2]): supply: expected [") != std::string::npos);
+  r = run_carcsolo({"analyse", "u.jsonl", "--rollouts", "1"}, dir.path());
+  CHECK(r.status == 2);
+  CHECK(r.err ==
+        "carcsolo analyse: u.jsonl:1: game ? (seed ?): not a consistent game log: end: unfinished: expected a finished game, got true "
+        "(the game stopped after 6 turns)\n");
 }

@@ -8,12 +8,18 @@
 // the input ending before the game is over) is one line on stderr. With --retry (the
 // default when the input is a terminal) the advisor repeats its prompt; otherwise it exits with
 // status 2, so that a program driving it cannot go on from a position it did not mean.
+// Nothing typed is lost: `quit`, the end of the input, a refused line and SIGINT, SIGTERM or
+// SIGHUP all write the game so far to --log, marked unfinished (docs/game-log.md), and say
+// so in their one line; `undo` replays every action typed but the last.
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cctype>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -26,6 +32,8 @@
 #include "sim/analysis/advice.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/driver/stepper.hpp"
+#include "sim/render/svg.hpp"
+#include "sim/render/text.hpp"
 
 namespace carc::sim {
 namespace {
@@ -61,57 +69,149 @@ bool coordinate(const std::string& t, int& v) {
   return true;
 }
 
+// Set by SIGINT, SIGTERM and SIGHUP. The handlers are installed without SA_RESTART, so a
+// read waiting for the person's next line returns at once (std::getline fails) and the
+// game so far can be kept.
+volatile std::sig_atomic_t g_signalled = 0;
+extern "C" void on_advise_signal(int) { g_signalled = 1; }
+
+void install_advise_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_advise_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(sig, &sa, nullptr);
+}
+
+std::string color_name(int c) { return kColorStyles[std::size_t(c)].name; }
+
+std::string lower(std::string t) {
+  for (char& ch : t) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return t;
+}
+
+// What was typed and taken, in order: the game is these actions replayed (undo drops the
+// last and replays the rest; the scoring stream is seeded, so the game is the same).
+struct Action {
+  int type = kNoType;      // a draw: the tile drawn
+  Move move = Move::none();  // a move (type kNoType)
+  bool followed = false;   // the move was the advice ranked first
+};
+
 class Session {
  public:
-  Session(SteppedGame& game, Advisor& advisor, int k, bool retry, std::istream& in, std::ostream& out)
-      : g_(game), advisor_(advisor), k_(k), retry_(retry), in_(in), out_(out) {}
+  enum class End { over, quit, input_ended, interrupted, refused };
 
-  // Plays the game to its end, counting the decisions and those where the move played was
-  // the advice (rank 1).
-  void play() {
-    while (!g_.over()) {
-      if (g_.needs_draw()) {
-        const State& s = g_.state();
-        const std::string prompt = "draw " + std::to_string(s.to_move()) + " turn " + std::to_string(s.turn()) +
-                                   " stack " + std::to_string(s.stack_left(s.to_move())) + " unseen " +
-                                   std::to_string(s.unseen_total());
-        out_ << prompt << std::endl;
-        const int discards = s.discards();
-        ask(prompt, [&](const std::string& line) { take_tile(line); });
-        if (g_.state().discards() > discards) out_ << "discard " << last_tile_ << std::endl;
-        continue;
-      }
-      advise_and_play();
-    }
-    const State& s = g_.state();
-    out_ << "over result " << s.result() << " reason " << end_reason_id(s.end_reason()) << " scores"
-         << numbers(s, &State::score) << std::endl;
+  Session(const Config& cfg, const AdviceOptions& opt, Advisor& advisor, int k, bool retry, std::istream& in,
+          std::ostream& out)
+      : cfg_(cfg), opt_(opt), advisor_(advisor), k_(k), retry_(retry), in_(in), out_(out) {
+    rebuild();
   }
 
-  int decisions = 0, followed = 0;
-
- private:
-  // Reads lines until `take` accepts one (throws nothing); blank lines and # comments are
-  // skipped. A rejected line: one line on stderr, then the prompt again (retry) or exit
-  // status 2.
-  template <class Take>
-  void ask(const std::string& prompt, Take take) {
-    std::string line;
-    for (;;) {
-      if (!std::getline(in_, line))
-        throw UsageError("the input ended before the game was over (turn " + std::to_string(g_.state().turn()) +
-                         ")");
+  // Plays the game until it is over, `quit` is typed, the input ends, a signal comes, or
+  // (without retry) a line is refused (refusal() says why).
+  End play() {
+    bool ask = true;
+    while (!g_->over()) {
+      if (g_signalled) return End::interrupted;
+      const bool drawing = g_->needs_draw();
+      if (!drawing && !advised_) {
+        advise();
+        if (g_signalled) return End::interrupted;
+        ask = true;
+      }
+      if (ask) out_ << (drawing ? draw_prompt() : "play") << std::endl;
+      std::string line;
+      if (!std::getline(in_, line)) return g_signalled ? End::interrupted : End::input_ended;
+      if (g_signalled) return End::interrupted;
       line = trimmed(line);
-      if (line.empty() || line[0] == '#') continue;
+      ask = true;
+      if (!line.empty() && line[0] == '#') {
+        ask = false;  // a comment: read on
+        continue;
+      }
+      if (line.empty()) continue;  // the question again
+      const std::string word = lower(line);
+      if (word == "quit") return End::quit;
+      if (word == "board") {
+        show_board();
+        continue;
+      }
       try {
-        take(line);
-        return;
+        if (word == "undo")
+          undo();
+        else if (drawing)
+          take_tile(line);
+        else
+          take_move(line);
       } catch (const std::invalid_argument& e) {
-        if (!retry_) throw UsageError(e.what());
+        if (!retry_) {
+          refusal_ = e.what();
+          return End::refused;
+        }
         std::cerr << "carcsolo advise: " << e.what() << std::endl;
-        out_ << prompt << std::endl;
       }
     }
+    const State& s = g_->state();
+    out_ << "over result " << s.result() << " reason " << end_reason_id(s.end_reason()) << " scores"
+         << numbers(s, &State::score) << std::endl;
+    return End::over;
+  }
+
+  const SteppedGame& game() const { return *g_; }
+  const std::string& refusal() const { return refusal_; }
+  int decisions() const {
+    return int(std::count_if(actions_.begin(), actions_.end(), [](const Action& a) { return a.type == kNoType; }));
+  }
+  int followed() const {
+    return int(std::count_if(actions_.begin(), actions_.end(), [](const Action& a) { return a.followed; }));
+  }
+
+ private:
+  std::string draw_prompt() const {
+    const State& s = g_->state();
+    return "draw " + std::to_string(s.to_move()) + " (" + color_name(s.to_move()) + ") turn " +
+           std::to_string(s.turn()) + " stack " + std::to_string(s.stack_left(s.to_move())) + " unseen " +
+           std::to_string(s.unseen_total());
+  }
+
+  // A new game with every action so far replayed.
+  void rebuild() {
+    g_ = std::make_unique<SteppedGame>(SteppedGame::AtTheTable{}, cfg_, opt_.scoring, opt_.seed);
+    for (const Action& a : actions_) {
+      if (a.type != kNoType) {
+        g_->draw(a.type);
+        continue;
+      }
+      g_->play(a.move);
+      if (g_->ordering()) g_->order({});
+    }
+    advised_ = false;
+  }
+
+  void undo() {
+    if (actions_.empty()) throw std::invalid_argument("nothing to undo: no tile or move was typed yet");
+    const Action a = actions_.back();
+    actions_.pop_back();
+    const int type = a.type == kNoType ? last_tile_type() : kNoType;
+    rebuild();
+    out_ << "undone " << (a.type != kNoType ? "draw " + std::string(1, tile_name(a.type)) : "move " + move_text(type, a.move))
+         << std::endl;
+  }
+  int last_tile_type() const {  // the tile of the last move typed (its draw comes before it)
+    for (auto it = actions_.rbegin(); it != actions_.rend(); ++it)
+      if (it->type != kNoType) return it->type;
+    return kNoType;
+  }
+
+  void show_board() const {
+    const State& s = g_->state();
+    const PlacedTile& t = s.tile(s.tiles_on_board() - 1);
+    std::string colors;
+    for (int c = 0; c < s.colors(); ++c) colors += (c ? ", " : "") + std::to_string(c) + " " + color_name(c);
+    out_ << "board around " << int(t.x) << "," << int(t.y) << " (the last tile placed, in [ ]); meeples: " << colors
+         << "\n"
+         << board_text(s, t.x, t.y, 3) << std::flush;
   }
 
   void take_tile(const std::string& line) {
@@ -119,18 +219,21 @@ class Session {
                                       : kNoType;
     if (type == kNoType)
       throw std::invalid_argument("'" + line + "' is no tile letter: the tile colour " +
-                                  std::to_string(g_.state().to_move()) + " drew, one of A..X (rules.md)");
-    g_.draw(type);
-    last_tile_ = tile_name(type);
+                                  std::to_string(g_->state().to_move()) + " drew, one of A..X (rules.md)");
+    const int discards = g_->state().discards();
+    g_->draw(type);
+    actions_.push_back(Action{type, Move::none(), false});
+    if (g_->state().discards() > discards) out_ << "discard " << tile_name(type) << std::endl;
   }
 
-  void advise_and_play() {
-    const State& s = g_.state();
-    const int type = g_.tile();
-    ranked_ = advisor_.advise(s, type, g_.legal());
+  void advise() {
+    const State& s = g_->state();
+    const int type = g_->tile();
+    ranked_ = advisor_.advise(s, type, g_->legal());
     listed_ = std::min<int>(k_, int(ranked_.size()));
-    out_ << "tile " << tile_name(type) << " color " << s.to_move() << " legal " << g_.legal().size() << " moves "
-         << listed_ << "\n";
+    advised_ = true;
+    out_ << "tile " << tile_name(type) << " color " << s.to_move() << " (" << color_name(s.to_move()) << ") legal "
+         << g_->legal().size() << " moves " << listed_ << "\n";
     const std::ios_base::fmtflags flags = out_.flags();
     const std::streamsize precision = out_.precision();
     out_ << std::fixed << std::setprecision(2);
@@ -140,16 +243,16 @@ class Session {
     }
     out_.flags(flags);
     out_.precision(precision);
-    out_ << "play" << std::endl;
-    Move played = Move::none();
-    ask("play", [&](const std::string& line) {
-      played = parse_move(line, type);
-      g_.play(played);
-    });
-    ++decisions;
-    followed += move_key(type, played) == move_key(type, ranked_[0].move);
-    if (g_.ordering()) g_.order({});  // several features completed: the scoring policy's order
-    const State& after = g_.state();
+  }
+
+  void take_move(const std::string& line) {
+    const int type = g_->tile();
+    const Move played = parse_move(line, type);
+    g_->play(played);
+    if (g_->ordering()) g_->order({});  // several features completed: the scoring policy's order
+    actions_.push_back(Action{kNoType, played, move_key(type, played) == move_key(type, ranked_[0].move)});
+    advised_ = false;
+    const State& after = g_->state();
     out_ << "played " << move_text(type, played) << " scores" << numbers(after, &State::score) << " supply"
          << numbers(after, &State::supply) << std::endl;
   }
@@ -187,9 +290,9 @@ class Session {
            Move::kNoMeeple};
     if (meeple.empty() || meeple == "-") {
       // Rejected by play() when a meeple is forced: name the free segments then.
-      for (const Placement& p : g_.legal())
-        if (p.x == x && p.y == y && p.rot == rot && g_.state().supply(g_.state().to_move()) > 0) {
-          const std::uint8_t free = g_.state().free_segments(type, p);
+      for (const Placement& p : g_->legal())
+        if (p.x == x && p.y == y && p.rot == rot && g_->state().supply(g_->state().to_move()) > 0) {
+          const std::uint8_t free = g_->state().free_segments(type, p);
           if (!free) break;
           std::string names;
           for (int seg = 0; seg < kMaxSegs; ++seg)
@@ -208,30 +311,38 @@ class Session {
                                 " turned " + std::to_string(rot));
   }
 
-  SteppedGame& g_;
+
+  Config cfg_;
+  AdviceOptions opt_;
   Advisor& advisor_;
   int k_;
   bool retry_;
   std::istream& in_;
   std::ostream& out_;
+  std::unique_ptr<SteppedGame> g_;
+  std::vector<Action> actions_;
   std::vector<MoveEstimate> ranked_;
   int listed_ = 0;
-  char last_tile_ = '?';
+  bool advised_ = false;  // ranked_ is the advice for the tile in hand
+  std::string refusal_;
 };
 
 }  // namespace
 
 int cmd_advise(const Args& args) {
   std::string colors = "3", meeples = "4", analyser = "heuristic", scoring = "best", rollouts = "32",
-              candidates = "8", seed = "1", k = "5", log;
+              candidates = "8", seed = "1", k = "5", log, value_net;
   po::options_description d(
       "carcsolo advise: advice at the table. Say which tile the colour to move drew (its letter,\n"
       "A..X); the advisor lists the best moves of it, each valued as `carcsolo analyse` values\n"
       "moves (the game continued by the analysing player, the unseen tiles re-dealt at random);\n"
       "answer with the move played: its rank, or x,y,rot[,meeple]. Until the game is over. It\n"
-      "knows the board and the tiles not yet seen, never the order of the stacks. The protocol,\n"
-      "line by line, is in docs/advise.md. Bad input is one line on stderr, then the question\n"
-      "again (--retry, the default on a terminal) or exit status 2.\n\n"
+      "knows the board and the tiles not yet seen, never the order of the stacks. At any\n"
+      "question: `undo` takes back the last tile or move typed, `board` draws the board around\n"
+      "the last tile, `quit` stops (the game so far to --log, marked unfinished), a blank line\n"
+      "asks again. The protocol, line by line, and pictures of the tiles are in docs/advise.md.\n"
+      "Bad input is one line on stderr, then the question again (--retry, the default on a\n"
+      "terminal) or exit status 2.\n\n"
       "usage: carcsolo advise [options]   (then type tile letters and moves)\n\nOptions");
   d.add_options()("help,h", "show this help")
       ("colors", po::value(&colors)->default_value(colors), "colours in play, 2..6 (the rules: 3)")
@@ -242,9 +353,10 @@ int cmd_advise(const Args& args) {
       ("candidates", po::value(&candidates)->default_value(candidates), "moves valued: the heuristic's K best (duplicates removed); 0: every legal move")
       ("seed", po::value(&seed)->default_value(seed), "seed of the advisor's re-deals (the advice is a function of the position and the options)")
       (",k", po::value(&k)->default_value(k), "moves listed, best first, 1..1000")
-      ("log", po::value(&log), "write the game's log (docs/game-log.md) to FILE once it is over")
+      ("log", po::value(&log), "write the game's log (docs/game-log.md) to FILE once it is over; a game stopped before (quit, end of input, a signal, a refused line) is written too, marked unfinished")
       ("retry", "on bad input, say so and ask again (the default when the input is a terminal)")
       ("quiet,q", "no `advise` header line");
+  add_value_net_option(d, value_net);
   const auto vm = parse(d, args);
   if (vm.count("help")) {
     std::cout << d << "\nExample: printf 'V\\n1\\n' | carcsolo advise --rollouts 8  (colour 0 drew a V; play the advice)\n";
@@ -252,6 +364,8 @@ int cmd_advise(const Args& args) {
   }
   const Config cfg{int(parse_count("colors", colors, kMinColors, kMaxColors)),
                    int(parse_count("meeples", meeples, kMinMeeples, kMaxMeeples))};
+  RunConfig rc;
+  select_value_net(value_net, rc);  // before any policy is made (docs/value.md)
   AdviceOptions opt;
   try {
     opt.analyser = canonical_placement(analyser);
@@ -267,22 +381,46 @@ int cmd_advise(const Args& args) {
 
   AtomicFile output;
   if (!log.empty()) output = open_output("log", log);
-  SteppedGame game(SteppedGame::AtTheTable{}, cfg, opt.scoring, opt.seed);
   Advisor advisor(opt);
+  install_advise_handlers();
   if (!vm.count("quiet"))
     std::cout << "advise colors " << cfg.colors << " meeples " << cfg.meeples << " analyser "
               << short_placement_spec(opt.analyser) << " rollouts " << opt.rollouts << " candidates "
               << opt.candidates << " seed " << opt.seed << std::endl;
-  Session session(game, advisor, listed, retry, std::cin, std::cout);
-  session.play();
-  if (output.is_open()) {
-    nlohmann::json doc = game.log("advise");
+  Session session(cfg, opt, advisor, listed, retry, std::cin, std::cout);
+  const Session::End end = session.play();
+  const SteppedGame& game = session.game();
+  const int turns = game.state().turn();
+  // Where the game so far went: the tail of the one line a game stopped early gets.
+  std::string kept = "no --log, nothing written";
+  const bool logged = output.is_open();
+  if (logged) {
+    nlohmann::json doc = end == Session::End::over ? game.log("advise") : game.unfinished_log("advise");
     doc["advisor"] = {{"analyser", opt.analyser}, {"rollouts", opt.rollouts}, {"candidates", opt.candidates},
-                      {"seed", opt.seed}, {"decisions", session.decisions}, {"followed", session.followed}};
+                      {"seed", opt.seed}, {"decisions", session.decisions()}, {"followed", session.followed()}};
+    doc["advisor"]["value_net"] = {{"hash", rc.value_net_hash}, {"source", rc.value_net_source}};
     output.write(doc.dump() + "\n");
     output.commit();
+    if (end != Session::End::over) kept = "the game so far (unfinished) written to " + log;
   }
-  return 0;
+  switch (end) {
+    case Session::End::over:
+      return 0;
+    case Session::End::quit:
+      std::cout << "quit after " << turns << (turns == 1 ? " turn; " : " turns; ") << kept << std::endl;
+      return 0;
+    case Session::End::interrupted:
+      std::cout.flush();
+      std::cerr << "carcsolo advise: interrupted after " << turns << (turns == 1 ? " turn; " : " turns; ") << kept
+                << std::endl;
+      return 130;
+    case Session::End::input_ended:
+      throw UsageError("the input ended before the game was over (turn " + std::to_string(turns) + ")" +
+                       (logged ? "; " + kept : std::string()));
+    case Session::End::refused:
+      break;
+  }
+  throw UsageError(session.refusal() + (logged ? "; " + kept : std::string()));
 }
 
 }  // namespace carc::sim

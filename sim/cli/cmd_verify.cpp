@@ -1,6 +1,7 @@
 // carcsolo verify: replay game logs through the engine and report the first inconsistency
-// of each game. Exit 0 when every game agrees, 1 when one does not, 2 when a file cannot
-// be read or holds something that is not a game log.
+// of each game, and each game stopped before its end (an unfinished log, every turn it
+// holds consistent). Exit 0 when every game agrees, 1 when one does not, 2 when a file
+// cannot be read or holds something that is not a game log.
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -23,6 +24,13 @@ std::string id_part(const nlohmann::json& doc, const char* key) {
   return it->dump();
 }
 
+// "game G (seed S)", or for a game played at the table (no deal) "game at the table".
+std::string game_name(const nlohmann::json& doc) {
+  const auto deal = doc.find("deal");
+  if (deal != doc.end() && *deal == "table" && !doc.contains("seed")) return "game at the table";
+  return "game " + id_part(doc, "game") + " (seed " + id_part(doc, "seed") + ")";
+}
+
 }  // namespace
 
 int cmd_verify(const std::vector<std::string>& args) {
@@ -30,7 +38,9 @@ int cmd_verify(const std::vector<std::string>& args) {
   po::options_description d(
       "carcsolo verify: replay game logs (carcassonne-solo-log/1) through the engine and\n"
       "report each game's first inconsistency as FILE:LINE: game G (seed S): turn T: FIELD:\n"
-      "expected ENGINE'S VALUE, got LOG'S VALUE. Exit 0: all consistent, 1: an inconsistency,\n"
+      "expected ENGINE'S VALUE, got LOG'S VALUE. A game stopped before its end (\"unfinished\":\n"
+      "true) whose turns all agree is consistent and reported as FILE:LINE: game ...:\n"
+      "unfinished after N turns, all consistent. Exit 0: all consistent, 1: an inconsistency,\n"
       "2: a file that cannot be read or is not game logs.\n\n"
       "usage: carcsolo verify LOG.jsonl [LOG ...]\n\nOptions");
   d.add_options()("help,h", "show this help")("quiet,q", "no summary line");
@@ -41,7 +51,7 @@ int cmd_verify(const std::vector<std::string>& args) {
   }
   if (files.empty()) throw UsageError("verify needs a log file (carcsolo verify LOG.jsonl)");
 
-  std::uint64_t games = 0, bad = 0;
+  std::uint64_t games = 0, bad = 0, unfinished = 0;
   for (const auto& file : files) {
     struct stat st {};
     if (::stat(file.c_str(), &st) != 0)
@@ -54,10 +64,10 @@ int cmd_verify(const std::vector<std::string>& args) {
     long line = 0;
     std::uint64_t in_file = 0;
     for (;;) {
-      std::optional<Inconsistency> r;
+      LogCheck r;
       try {
         if (!reader.next(doc, line)) break;
-        r = verify_game_log(doc);
+        r = check_game_log(doc);
       } catch (const std::runtime_error& e) {
         const std::uint64_t before = games + in_file;
         throw std::runtime_error(file + ":" + std::to_string(line) + ": " + e.what() + "; " +
@@ -65,18 +75,22 @@ int cmd_verify(const std::vector<std::string>& args) {
                                  " checked before it, " + std::to_string(before - bad) + " consistent");
       }
       ++in_file;
-      if (!r) continue;
+      if (r.unfinished && !r.bad) {
+        ++unfinished;
+        std::cout << file << ":" << line << ": " << game_name(doc) << ": unfinished after " << r.turns
+                  << (r.turns == 1 ? " turn" : " turns") << ", all consistent\n";
+      }
+      if (!r.bad) continue;
       ++bad;
-      std::cout << file << ":" << line << ": game " << id_part(doc, "game") << " (seed "
-                << id_part(doc, "seed") << "): " << r->message() << "\n";
+      std::cout << file << ":" << line << ": " << game_name(doc) << ": " << r.bad->message() << "\n";
     }
     if (in.bad()) throw std::runtime_error("cannot read " + file + ": read error");
     if (in_file == 0) throw std::runtime_error(file + ": no game log in it");
     games += in_file;
   }
   if (!vm.count("quiet"))
-    std::cout << "verify: " << games << " games, " << games - bad << " consistent, " << bad
-              << " inconsistent\n";
+    std::cout << "verify: " << games << " games, " << games - bad << " consistent, " << bad << " inconsistent"
+              << (unfinished ? "; " + std::to_string(unfinished) + " unfinished" : std::string()) << "\n";
   return bad ? 1 : 0;
 }
 

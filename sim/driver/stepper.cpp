@@ -157,6 +157,21 @@ void SteppedGame::order(std::span<const int> order) {
 nlohmann::json SteppedGame::log(const std::string& placement_name) const {
   if (!over_)
     throw std::invalid_argument("the log names the dealt stacks: it is given once the game is over");
+  return document(placement_name);
+}
+
+nlohmann::json SteppedGame::unfinished_log(const std::string& placement_name) const {
+  if (!table_)  // its stacks would tell the tiles not yet drawn
+    throw std::invalid_argument("this game has a deal: its log is given once the game is over");
+  if (over_) throw std::invalid_argument("the game is over: its log is log()");
+  if (ordering_) throw std::invalid_argument("order the completed features first (order())");
+  nlohmann::json doc = document(placement_name);
+  for (const char* key : {"final_scoring", "end", "scores", "result", "goals"}) doc.erase(key);
+  doc["unfinished"] = true;
+  return doc;
+}
+
+nlohmann::json SteppedGame::document(const std::string& placement_name) const {
   LogHooks hooks = env_;
   if (!table_) return game_log_document(spec_, dealt_, s_, std::move(hooks), placement_name, scoring_name_);
   // The stacks as drawn; the tiles never drawn (an early end) after them, in catalogue order.

@@ -68,6 +68,13 @@ class SteppedGame {
   void order(std::span<const int> order);
   // The game log (game-log.md); throws std::invalid_argument while the game goes on.
   nlohmann::json log(const std::string& placement_name) const;
+  // At the table: the log of the game so far, marked "unfinished": true (docs/game-log.md):
+  // the turns played, the stacks as log() gives them (each colour's draws, a tile in hand
+  // included, then the unseen tiles in catalogue order), and no end, final scoring, scores,
+  // result or goals. Throws std::invalid_argument in a game with a deal (its stacks would
+  // tell the tiles to come), while an order is wanted (a turn half scored) and once the
+  // game is over (log() then).
+  nlohmann::json unfinished_log(const std::string& placement_name) const;
   const std::string& scoring_name() const { return scoring_name_; }
 
  private:
@@ -83,6 +90,7 @@ class SteppedGame {
     }
   };
   void advance();  // to the next tile in hand (the next draw at the table), or to the end
+  nlohmann::json document(const std::string& placement_name) const;  // log() without the check
 
   GameSpec spec_;
   Stacks dealt_;

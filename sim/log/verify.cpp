@@ -19,6 +19,7 @@ using nlohmann::json;
 struct Mismatch {  // thrown out of the replay at the first disagreement
   Inconsistency what;
 };
+struct Stopped {};  // thrown out of the replay when an unfinished log's turns run out
 
 // One short line for a value read from a log. Nested values are summarised, not dumped:
 // a hostile log may nest arbitrarily deep, and dump() recurses.
@@ -100,10 +101,23 @@ class Replayer {
     expect(*start, "rot", 0, "start.rot");
     turns_ = get(log_, "turns");
     if (!turns_ || !turns_->is_array()) fail("turns", "an array", turns_);
+    const json* unfinished = get(log_, "unfinished");
+    if (unfinished && !unfinished->is_boolean()) fail("unfinished", "true or false", unfinished);
+    unfinished_ = unfinished && unfinished->get<bool>();
+    if (unfinished_)
+      for (const char* key : {"final_scoring", "end", "scores", "result", "goals"})
+        if (const json* v = get(log_, key)) fail(key, "no such key (the game is unfinished)", v);
 
-    while (!s.ended()) play_turn(s, *this);
+    try {
+      while (!s.ended()) play_turn(s, *this);
+    } catch (const Stopped&) {
+      turns_played_ = s.turn();
+      return;  // every turn the unfinished log holds agrees with the engine
+    }
+    turns_played_ = s.turn();
 
     locate(-1, "end");
+    if (unfinished_) fail("unfinished", "false or no such key (the game is over after these turns)", unfinished);
     if (next_ < turns_->size())
       fail("turns", std::to_string(next_) + " entries (the game is over after them)",
            std::to_string(turns_->size()) + " entries");
@@ -135,10 +149,14 @@ class Replayer {
     if (sorted_strings(got) != want) fail("goals", describe(goals), got);
   }
 
+  bool unfinished() const { return unfinished_; }
+  int turns_played() const { return turns_played_; }
+
   // --- Env of core/turn.hpp ----------------------------------------------------------
   int draw(int c) {
     const State& s = *state_;
     locate(s.turn(), "turn " + std::to_string(s.turn()) + " (turns[" + std::to_string(next_) + "])");
+    if (unfinished_ && next_ >= turns_->size()) throw Stopped{};
     if (next_ >= turns_->size())
       fail("turns", "an entry for this draw", "the log ends after " + std::to_string(next_) + " entries");
     entry_ = &(*turns_)[next_++];
@@ -360,6 +378,8 @@ class Replayer {
   std::array<std::size_t, kMaxColors> pos_{};
   int turn_ = -1;
   std::string at_ = "setup";
+  bool unfinished_ = false;
+  int turns_played_ = 0;
 };
 
 }  // namespace
@@ -371,16 +391,28 @@ std::string Inconsistency::message() const {
 std::optional<Inconsistency> verify_game_log(const json& log) { return verify_game_log(log, nullptr); }
 
 std::optional<Inconsistency> verify_game_log(const json& log, DecisionObserver* observer) {
+  LogCheck c = check_game_log(log, observer);
+  if (c.bad || !c.unfinished) return c.bad;
+  return Inconsistency{-1, "end", "unfinished", "a finished game",
+                       "true (the game stopped after " + std::to_string(c.turns) + " turns)"};
+}
+
+LogCheck check_game_log(const json& log, DecisionObserver* observer) {
   if (!log.is_object()) throw std::runtime_error("not a game log (expected a JSON object)");
   const auto format = log.find("format");
   if (format == log.end() || *format != "carcassonne-solo-log/1")
     throw std::runtime_error("not a game log (\"format\" is not \"carcassonne-solo-log/1\")");
+  LogCheck c;
+  Replayer r(log, observer);
   try {
-    Replayer(log, observer).run();
+    r.run();
   } catch (const Mismatch& m) {
-    return m.what;
+    c.bad = m.what;
+    return c;
   }
-  return std::nullopt;
+  c.unfinished = r.unfinished();
+  c.turns = r.turns_played();
+  return c;
 }
 
 bool LogReader::next(json& doc, long& line) {

@@ -29,6 +29,9 @@ struct Inconsistency {
 // agrees with the engine throughout. A malformed field of a game log (missing, wrong type,
 // out of range) is an inconsistency too. Throws std::runtime_error only when `log` is not
 // a game log at all (not an object, or its "format" is not carcassonne-solo-log/1).
+// The log of a game stopped before its end ("unfinished": true, docs/game-log.md) is an
+// inconsistency here ("unfinished": expected a finished game): the callers of this
+// function need whole games; check_game_log tells such a log apart.
 std::optional<Inconsistency> verify_game_log(const nlohmann::json& log);
 
 // Told of every placement decision of a replay (sim/analysis replays a log this way): the
@@ -44,6 +47,17 @@ class DecisionObserver {
 // The same replay, telling `observer` of each decision as it is reached (a decision is
 // reported only once the log's move for it is found legal).
 std::optional<Inconsistency> verify_game_log(const nlohmann::json& log, DecisionObserver* observer);
+
+// What `carcsolo verify` makes of one log: its first inconsistency, or, when it has none,
+// whether the game stopped before its end ("unfinished": true; every turn the log holds
+// agrees with the engine, and it has no end, final scoring, scores, result or goals) and
+// how many colour turns it holds (a turn stopped between a discard and its redraw counts).
+struct LogCheck {
+  std::optional<Inconsistency> bad;
+  bool unfinished = false;
+  int turns = 0;
+};
+LogCheck check_game_log(const nlohmann::json& log, DecisionObserver* observer = nullptr);
 
 // Reads the documents of a log file one at a time: JSON Lines (blank lines skipped), or a
 // file holding one pretty-printed document (what `replay --out` writes).
