@@ -245,7 +245,7 @@ TEST_CASE("compare --sprt stopped by a signal between checkpoints: inconclusive,
        "--threads", "2", "--out", "s.json"},
       d.path(), d / "stdout", d / "stderr");
   // Until it has played several games: its CPU time is the measure.
-  for (int i = 0; i < 6000 && carc::test::cpu_seconds(pid) < 4.0; ++i)
+  for (int i = 0; i < 6000 && carc::test::cpu_seconds(pid) < 2.0; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   ::kill(pid, SIGINT);
   CHECK(carc::test::wait_status(pid) == 130);
