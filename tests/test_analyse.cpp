@@ -313,6 +313,82 @@ TEST_CASE("analyse: played games, their aggregate, the same on 1 and 2 threads")
   CHECK(single.at("loss_per_game").at("stderr").is_null());
 }
 
+namespace {
+
+// A decision of a made-up game analysis: only what the aggregate reads.
+carc::sim::DecisionAnalysis made_up(double loss, double heldout, double own, carc::sim::Stage stage,
+                                    carc::sim::DecisionKind kind) {
+  carc::sim::DecisionAnalysis d;
+  d.loss = loss;
+  d.heldout = heldout;
+  d.own_loss = own;
+  d.stage = stage;
+  d.kind = kind;
+  d.moves.resize(1);
+  return d;
+}
+
+// The delta method's standard error of the ratio sum(x) / sum(n) over games, computed the
+// textbook way: the gradient (1 / mean n, -mean x / mean n^2) of x / n at the means, and
+// the sample covariance matrix of (x_g, n_g) over G games divided by G.
+double delta_method_se(const std::vector<double>& x, const std::vector<double>& n) {
+  const double G = double(x.size());
+  double mx = 0, mn = 0;
+  for (std::size_t g = 0; g < x.size(); ++g) mx += x[g] / G, mn += n[g] / G;
+  double sxx = 0, sxn = 0, snn = 0;
+  for (std::size_t g = 0; g < x.size(); ++g) {
+    sxx += (x[g] - mx) * (x[g] - mx) / (G - 1);
+    sxn += (x[g] - mx) * (n[g] - mn) / (G - 1);
+    snn += (n[g] - mn) * (n[g] - mn) / (G - 1);
+  }
+  const double a = 1 / mn, b = -mx / (mn * mn);
+  return std::sqrt((a * a * sxx + 2 * a * b * sxn + b * b * snn) / G);
+}
+
+}  // namespace
+
+TEST_CASE("analyse: the aggregate's standard errors per game and per decision, by hand") {
+  using carc::sim::DecisionKind;
+  using carc::sim::Stage;
+  // Three games of 2, 1 and 3 decisions; losses 1 + 3, 5 and 0 + 0 + 3.
+  std::vector<GameAnalysis> games(3);
+  games[0].decisions = {made_up(1, 0, 1, Stage::opening, DecisionKind::road),
+                        made_up(3, 2, -1, Stage::middle, DecisionKind::city)};
+  games[1].decisions = {made_up(5, 5, 2, Stage::opening, DecisionKind::road)};
+  games[2].decisions = {made_up(0, 1, 0, Stage::opening, DecisionKind::road),
+                        made_up(0, 1, 1, Stage::middle, DecisionKind::city),
+                        made_up(3, 1, 3, Stage::end, DecisionKind::none)};
+  const auto agg = carc::sim::aggregate_json(games, 0);
+  const auto at = [](const auto& group, const char* key, const char* what) {
+    return group.at(key).at(what).template get<double>();
+  };
+  // Per game: sums 4, 5, 3; mean 4, sample variance 1, standard error sqrt(1 / 3).
+  CHECK(at(agg, "loss_per_game", "mean") == doctest::Approx(4));
+  CHECK(at(agg, "loss_per_game", "stderr") == doctest::Approx(std::sqrt(1.0 / 3)));
+  // Per decision: 12 / 6 = 2. Residuals L_g - 2 n_g: 0, 3, -3; sum of squares 18;
+  // sqrt(18 / (3 * 2)) / mean n (2) = sqrt(3) / 2.
+  CHECK(at(agg, "loss_per_decision", "mean") == doctest::Approx(2));
+  CHECK(at(agg, "loss_per_decision", "stderr") == doctest::Approx(std::sqrt(3.0) / 2));
+  const double se = std::sqrt(3.0) / 2;
+  CHECK(agg.at("loss_per_decision").at("ci95")[0].get<double>() == doctest::Approx(2 - 1.959964 * se));
+  CHECK(agg.at("loss_per_decision").at("ci95")[1].get<double>() == doctest::Approx(2 + 1.959964 * se));
+  // Held out (sums 2, 5, 3) and against the analysing player's own moves (0, 2, 4), and
+  // every stage and kind: each per-decision error as the delta method gives it.
+  const std::vector<double> n = {2, 1, 3};
+  CHECK(at(agg, "heldout_per_decision", "mean") == doctest::Approx(10.0 / 6));
+  CHECK(at(agg, "heldout_per_decision", "stderr") == doctest::Approx(delta_method_se({2, 5, 3}, n)));
+  CHECK(at(agg, "own_loss_per_decision", "mean") == doctest::Approx(1));
+  CHECK(at(agg, "own_loss_per_decision", "stderr") == doctest::Approx(delta_method_se({0, 2, 4}, n)));
+  CHECK(delta_method_se({4, 5, 3}, n) == doctest::Approx(std::sqrt(3.0) / 2));  // the two routes agree
+  const auto& opening = agg.at("by_stage").at("opening");  // losses 1, 5, 0: one decision a game
+  CHECK(at(opening, "loss_per_decision", "stderr") == doctest::Approx(delta_method_se({1, 5, 0}, {1, 1, 1})));
+  const auto& city = agg.at("by_kind").at("city");  // losses 3 and 0 in games 0 and 2, none in 1
+  CHECK(city.at("decisions") == 2);
+  CHECK(at(city, "loss_per_decision", "mean") == doctest::Approx(1.5));
+  CHECK(at(city, "loss_per_decision", "stderr") == doctest::Approx(delta_method_se({3, 0, 0}, {1, 0, 1})));
+  CHECK(at(city, "heldout_per_decision", "stderr") == doctest::Approx(delta_method_se({2, 0, 1}, {1, 0, 1})));
+}
+
 TEST_CASE("carcsolo analyse --placement: plays the games, --log writes them, and their file analyses alike") {
   using carc::test::run_carcsolo;
   carc::test::TempDir d;

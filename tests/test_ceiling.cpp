@@ -82,6 +82,35 @@ TEST_CASE("ceiling: with a policy's line, never below the policy, on every deal"
   REQUIRE(beam_below > 0);  // else this test could not tell a kept line from a lost one
 }
 
+TEST_CASE("ceiling: at width 1 the beam alone is the line of the beam without the policy, or none") {
+  // At width 1 one position goes on each turn on its merit (the best child of the beam),
+  // and the policy's besides when it is not that one. A line that never went through a
+  // position kept only for the policy is then the plain width-1 beam's line for as long as
+  // its best child stays the best of the turn; once a child of the policy's position (or
+  // of one of its descendants) wins a turn, that line has no continuation on its own merit.
+  // So what the beam found alone is that line's result or none (-1), never another line's:
+  // a position kept for the policy passes the mark to all its descendants.
+  const Config cfg{3, 4};
+  auto placement = make_placement_policy("heuristic");
+  auto scoring = make_scoring_policy("best");
+  int lost = 0, alone = 0;
+  for (std::uint64_t game = 0; game < 24; ++game) {
+    CAPTURE(game);
+    const std::vector<Move> moves = policy_line(cfg, 29, game, *placement, *scoring, nullptr);
+    const CeilingLine plain = clairvoyant_ceiling(cfg, 29, game, 1);
+    const CeilingLine kept = clairvoyant_ceiling(cfg, 29, game, 1, moves);
+    CAPTURE(plain.outcome.result);
+    CAPTURE(kept.outcome.result);
+    CHECK((kept.beam_alone_result == -1 || kept.beam_alone_result == plain.outcome.result));
+    lost += kept.beam_alone_result == -1;
+    alone += kept.beam_alone_result == plain.outcome.result;
+  }
+  MESSAGE("beam alone: lost in ", lost, " games, the plain beam's line in ", alone);
+  // Unless a line is lost somewhere, the check above could not tell a mark passed on from
+  // one dropped.
+  REQUIRE(lost > 0);
+}
+
 TEST_CASE("ceiling: a policy's line that is not legal in its own game is an internal error") {
   const Config cfg{3, 4};
   auto placement = make_placement_policy("greedy");

@@ -110,6 +110,9 @@ TEST_CASE("merge: different studies, overlaps, gaps and bad files are exit 2, no
   REQUIRE(run_shard(dir, 300, 200, "b.json").status == 0);
   REQUIRE(run_shard(dir, 200, 200, "overlap.json").status == 0);
   REQUIRE(run_shard(dir, 600, 100, "gap.json").status == 0);
+  // Overlaps of exactly one game: game 299 in a.json and in each of these.
+  REQUIRE(run_shard(dir, 299, 201, "one.json").status == 0);
+  REQUIRE(run_shard(dir, 299, 1, "last.json").status == 0);
   REQUIRE(run_shard(dir, 300, 200, "seed.json", {"--seed", "6"}).status == 0);
   REQUIRE(run_shard(dir, 300, 200, "colors.json", {"--colors", "4"}).status == 0);
   REQUIRE(run_shard(dir, 300, 200, "meeples.json", {"--meeples", "5"}).status == 0);
@@ -128,6 +131,9 @@ TEST_CASE("merge: different studies, overlaps, gaps and bad files are exit 2, no
   };
   const std::vector<Case> cases = {
       {{"a.json", "overlap.json"}, "overlaps"},
+      {{"a.json", "one.json"}, "one.json [299, 500) overlaps a.json [0, 300)"},
+      {{"one.json", "a.json"}, "one.json [299, 500) overlaps a.json [0, 300)"},
+      {{"a.json", "last.json"}, "last.json [299, 300) overlaps a.json [0, 300)"},
       {{"a.json", "gap.json"}, "in no file"},
       {{"a.json", "seed.json"}, "results files of different studies (config.seed differs)"},
       {{"a.json", "colors.json"}, "config.colors"},
@@ -274,6 +280,7 @@ TEST_CASE("merge: compare and sweep files of different kinds or studies are exit
   REQUIRE(run_matrix(dir, kCompare, 0, 200, "c.json").status == 0);
   REQUIRE(run_matrix(dir, kCompare, 100, 200, "c-overlap.json").status == 0);
   REQUIRE(run_matrix(dir, kCompare, 300, 100, "c-gap.json").status == 0);
+  REQUIRE(run_matrix(dir, kCompare, 199, 101, "c-one.json").status == 0);  // game 199 twice
   REQUIRE(run_matrix(dir, with(kCompare, {"--scoring", "best"}), 200, 100, "c-policies.json").status == 0);
   REQUIRE(run_matrix(dir, with(kCompare, {"--colors", "4"}), 200, 100, "c-colors.json").status == 0);
   auto reseeded = kCompare;
@@ -296,6 +303,7 @@ TEST_CASE("merge: compare and sweep files of different kinds or studies are exit
   };
   const std::vector<Case> cases = {
       {{"c.json", "c-overlap.json"}, {"overlaps"}},
+      {{"c.json", "c-one.json"}, {"c-one.json [199, 300) overlaps c.json [0, 200)"}},
       {{"c.json", "c-gap.json"}, {"in no file"}},
       {{"c.json", "c-policies.json"}, {"compare files", "config.policies differs"}},
       {{"c.json", "c-colors.json"}, {"compare files", "config.colors differs"}},

@@ -1,16 +1,26 @@
 // Tests of compare --sprt's test (sim/stats/sprt.hpp): the LLR and its decision against
-// hand-computed values, the checkpoint schedule, and its error rates on simulated normal
-// differences read at the command's checkpoints.
+// hand-computed values, the checkpoint schedule, its error rates on simulated normal
+// differences read at the command's checkpoints, and that games stopped between
+// checkpoints decide nothing (the file's record, the summary line, the command itself).
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdint>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include <boost/random/mersenne_twister.hpp>
 #include <boost/random/normal_distribution.hpp>
 
+#include <nlohmann/json.hpp>
+
+#include "sim/cli/stopping.hpp"
+#include "sim/driver/matrix.hpp"
 #include "sim/stats/sprt.hpp"
+#include "tests/process.hpp"
 
 namespace {
 
@@ -154,4 +164,101 @@ TEST_CASE("sprt: simulated error rates are at most about alpha and beta") {
   int right = 0;
   for (int i = 0; i < 200; ++i) right += simulate(t, 3, rng, 1000000, games) == SprtDecision::accept_h1;
   CHECK(right >= 198);
+}
+
+namespace {
+
+// A compare outcome of two configurations over games whose paired differences
+// (second - first) are `d`: the first scores 20 in every game, the second 20 + d.
+carc::sim::MatrixOutcome paired_outcome(const std::vector<int>& d, bool partial) {
+  carc::sim::MatrixOutcome o;
+  o.acc.resize(2);
+  o.diff.resize(1);
+  o.config_seconds.resize(2);
+  for (const int x : d) {
+    carc::sim::GameOutcome a, b;
+    a.colors = b.colors = 3;
+    a.result = 20;
+    b.result = 20 + x;
+    a.scores = {20, 21, 22, 0, 0, 0};
+    b.scores = {20 + x, 21 + x, 22 + x, 0, 0, 0};
+    a.end = b.end = carc::EndReason::no_meeple;
+    o.acc[0].add(a);
+    o.acc[1].add(b);
+    o.diff[0].add(a, b);
+  }
+  o.games_done = d.size();
+  o.partial = partial;
+  return o;
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("sprt: games stopped between checkpoints decide nothing, however far the LLR went") {
+  const SprtTest t{0, 1, 0.05, 0.05};
+  // 40 differences alternating 4 and 6: mean 5, var 40 / 39; LLR 40 * 1 * 9 / (80 / 39) =
+  // 175.5, far above B = 2.944: whole, they accept H1; stopped, the same sums decide nothing.
+  std::vector<int> up;
+  for (int i = 0; i < 40; ++i) up.push_back(i % 2 ? 6 : 4);
+  // And differences of -4 and -6: LLR 40 * (-11) / (80 / 39) = -214.5, below A.
+  std::vector<int> down;
+  for (const int x : up) down.push_back(-x);
+  const double llr_up = 40 * 9 / (2 * 40.0 / 39), llr_down = 40 * -11 / (2 * 40.0 / 39);
+  struct Case {
+    std::vector<int> d;
+    double llr;
+    SprtDecision whole;
+    std::string name;
+  };
+  for (const Case& c : {Case{up, llr_up, SprtDecision::accept_h1, "H1"}, Case{down, llr_down, SprtDecision::accept_h0, "H0"}}) {
+    const auto& [d, llr, whole, name] = c;
+    CAPTURE(c.name);
+    const auto complete = paired_outcome(d, false), stopped = paired_outcome(d, true);
+    CHECK(carc::sim::sprt_llr(t, complete) == doctest::Approx(llr));
+    CHECK(carc::sim::sprt_llr(t, stopped) == doctest::Approx(llr));  // the LLR is still reported
+    CHECK(carc::sim::sprt_decision(t, complete) == whole);
+    CHECK(carc::sim::sprt_decision(t, stopped) == SprtDecision::inconclusive);
+    // The file's record and the summary line say the same.
+    CHECK(carc::sim::sprt_record(complete, t, 1000)["result"] == name);
+    const auto record = carc::sim::sprt_record(stopped, t, 1000);
+    CHECK(record["result"] == "inconclusive");
+    CHECK(record["games"] == 40);
+    CHECK(record["llr"].get<double>() == doctest::Approx(llr));
+    const std::string line = carc::sim::sprt_summary(stopped, t, 1000);
+    INFO(line);
+    CHECK(line.rfind("sprt: inconclusive: interrupted after 40 games: LLR ", 0) == 0);
+    CHECK_FALSE(contains(line, "accepted"));
+    CHECK(contains(carc::sim::sprt_summary(complete, t, 1000), std::string("sprt: accepted ") + name));
+  }
+}
+
+TEST_CASE("compare --sprt stopped by a signal between checkpoints: inconclusive, whatever its partial LLR") {
+  // Random placement against the search: some 45 points apart (sd about 25), so a few
+  // games put the LLR of --sprt 0,20 (about 1.3 per game) beyond B = 2.944; the search's
+  // games (near half a CPU-second each) are slow enough that the signal comes long before
+  // the first checkpoint of 100 games.
+  carc::test::TempDir d;
+  const pid_t pid = carc::test::spawn_carcsolo(
+      {"compare", "--placement", "random", "--placement", "search", "--sprt", "0,20", "--seed", "3",
+       "--threads", "2", "--out", "s.json"},
+      d.path(), d / "stdout", d / "stderr");
+  // Until it has played several games: its CPU time is the measure.
+  for (int i = 0; i < 6000 && carc::test::cpu_seconds(pid) < 2.0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ::kill(pid, SIGINT);
+  CHECK(carc::test::wait_status(pid) == 130);
+  const std::string out = carc::test::read_text(d / "stdout");
+  INFO("stdout: " << out << "stderr: " << carc::test::read_text(d / "stderr"));
+  const nlohmann::json doc = nlohmann::json::parse(carc::test::read_text(d / "s.json"));
+  CHECK(doc.value("partial", false));
+  const nlohmann::json& s = doc.at("sprt");
+  const auto games = s.at("games").get<std::uint64_t>();
+  REQUIRE(games < 100);  // between checkpoints: no decision was read yet
+  // The test can tell only if the partial games alone would have decided.
+  REQUIRE(s.at("llr").get<double>() >= s.at("upper").get<double>());
+  CHECK(s.at("result") == "inconclusive");
+  CHECK(contains(out, "sprt: inconclusive: interrupted after " + std::to_string(games) + " game"));
+  CHECK_FALSE(contains(out, "accepted"));
 }

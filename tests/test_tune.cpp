@@ -236,6 +236,63 @@ TEST_CASE("tune writes its trajectory file, the same at 1 and 2 threads") {
   CHECK(doc["verify"]["start"]["placement"] == carc::canonical_placement("heuristic:absorb=1"));
 }
 
+TEST_CASE("tune's checks and verification play the games its file names, as compare plays them") {
+  // Each check is start against the point of its step over [check_first_game, + check_games)
+  // of the seed, none of them a tuning game; the verification is start against final over
+  // [0, verify_games) of the verify seed. compare over those ranges must give the same
+  // paired sums.
+  TempDir d;
+  const std::vector<std::string> game = {"--colors", "3", "--meeples", "4", "--scoring", "best"};
+  auto args = std::vector<std::string>{
+      "tune", "--placement", "heuristic:absorb=1", "--param", "absorb=0..20", "--budget", "1400",
+      "--batch", "50", "--checks", "2", "--check-games", "100", "--verify-games", "100", "--seed", "4",
+      "--threads", "2", "-q", "--out", "t.json"};
+  args.insert(args.end(), game.begin(), game.end());
+  const auto r = carc::test::run_carcsolo(args, d.path());
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const json doc = json::parse(carc::test::read_text(d / "t.json"));
+  // (1400 - 2 checks x 2 x 100) / 2 = 500 pairs: games [0, 500) tune, [500, 600) check.
+  CHECK(doc["spsa"]["pairs"] == 500);
+  CHECK(doc["config"]["check_first_game"] == 500);
+  CHECK(doc["config"]["check_games"] == 100);
+  const std::string start = doc["config"]["placement_start"].get<std::string>();
+
+  // compare's paired difference (second - first) over a range, as tune's gain_json keeps it.
+  const auto compared = [&](const std::string& second, const json& seed, const json& first, const json& games) {
+    auto c = std::vector<std::string>{"compare", "--placement", start, "--placement", second,
+                                      "--seed", seed.dump(), "--first-game", first.dump(),
+                                      "--games", games.dump(), "--threads", "2", "-q", "--out", "c.json"};
+    c.insert(c.end(), game.begin(), game.end());
+    const auto cr = carc::test::run_carcsolo(c, d.path());
+    INFO(cr.err);
+    REQUIRE(cr.status == 0);
+    json diff = json::parse(carc::test::read_text(d / "c.json"))["differences"][0];
+    for (const char* k : {"goals", "first", "second"}) diff.erase(k);  // which runs: compare's own
+    return diff;
+  };
+  REQUIRE(doc["trajectory"].size() == 3);
+  int moved = 0;
+  for (std::size_t i = 1; i < 3; ++i) {
+    CAPTURE(i);
+    const json& point = doc["trajectory"][i];
+    const json gain = point["gain"];
+    CHECK(gain["games"] == 100);
+    CHECK(compared(point["placement"].get<std::string>(), doc["config"]["seed"], doc["config"]["check_first_game"],
+                   doc["config"]["check_games"]) == gain);
+    moved += gain["sum_of_squares"].get<double>() > 0;
+  }
+  // Unless the point differs from the start in some check game, any range would agree.
+  REQUIRE(moved > 0);
+  const json& v = doc["verify"];
+  CHECK(compared(v["final"]["placement"].get<std::string>(), v["seed"], v["first_game"], v["games"]) ==
+        [&] {
+          json diff = v["difference"];
+          diff.erase("goals");
+          return diff;
+        }());
+}
+
 TEST_CASE("tune improves a deliberately bad heuristic setting, verified on an unused seed") {
   TempDir d;
   const auto r = carc::test::run_carcsolo(

@@ -3,6 +3,8 @@
 // the very afterstates `carcsolo positions` writes features of.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -12,8 +14,10 @@
 #include <nlohmann/json.hpp>
 
 #include "policies/afterstate_features.hpp"
+#include "policies/heuristic/heuristic.hpp"
 #include "policies/lookahead.hpp"
 #include "policies/policy.hpp"
+#include "policies/value_lookahead.hpp"
 #include "policies/value_net.hpp"
 #include "sim/driver/game.hpp"
 #include "sim/driver/positions.hpp"
@@ -325,4 +329,91 @@ TEST_CASE("value net: --value-net FILE plays the file's net and records its hash
       CHECK(o.err.find(file) != std::string::npos);
       CHECK(!test::fs::exists(dir / "out.json"));
     }
+}
+
+namespace {
+
+// Plays `inner` and keeps the afterstate of each of its moves with the colour that moved.
+class AfterstateKeeper final : public PlacementPolicy {
+ public:
+  AfterstateKeeper() : inner_(make_placement_policy("heuristic")), scoring_(make_lookahead_scoring()) {}
+  Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
+    const Move m = inner_->choose(obs, legal, rng);
+    kept.emplace_back(std::make_unique<State>(), obs.state().to_move());
+    play_to_afterstate(*kept.back().first, obs.state(), obs.tile(), m, *scoring_, rng);
+    return m;
+  }
+  std::vector<std::pair<std::unique_ptr<State>, int>> kept;
+
+ private:
+  std::unique_ptr<PlacementPolicy> inner_;
+  std::unique_ptr<ScoringPolicy> scoring_;
+};
+
+// The next draw's expectation by brute force over the unseen tiles one by one (not by
+// type): the mean, over every unseen tile that fits somewhere, of the best net value of
+// the drawing colour's moves (every move). Also the plain mean over the unseen types, the
+// wrong weighting, so the caller can tell that a position separates the two.
+struct BruteForce {
+  double per_tile = 0, per_type = 0;
+};
+
+BruteForce brute_next_draw(NetValuer& valuer, const State& after) {
+  HeuristicEvaluator eval{HeuristicWeights{}};
+  auto scoring = make_lookahead_scoring();
+  Rng rng(7, 0, Stream::search);
+  std::vector<Placement> legal(kMaxPlacements);
+  std::vector<ScoredMove> moves(kMaxMoves);
+  auto child = std::make_unique<State>(), reply = std::make_unique<State>();
+  double tile_sum = 0, type_sum = 0;
+  int tiles = 0, types = 0;
+  for (int t = 0; t < kTileTypes; ++t) {
+    for (int copy = 0; copy < after.unseen(t); ++copy) {  // each unseen tile is one draw
+      child->copy_from(after);
+      child->draw(t);
+      const int nl = child->legal_placements(t, legal.data());
+      if (nl == 0) break;  // a discard: left out
+      const int n = eval.evaluate(*child, t, {legal.data(), std::size_t(nl)}, moves.data(), rng);
+      double best = -HUGE_VAL;
+      for (int j = 0; j < n; ++j) {
+        play_to_afterstate(*reply, *child, t, moves[std::size_t(j)].move, *scoring, rng);
+        best = std::max(best, double(valuer.afterstate(*reply, child->to_move())));
+      }
+      tile_sum += best;
+      ++tiles;
+      if (copy == 0) type_sum += best, ++types;
+    }
+  }
+  REQUIRE(tiles > 0);
+  return {tile_sum / tiles, type_sum / types};
+}
+
+}  // namespace
+
+TEST_CASE("value: expect=1's next draw weights every unseen type by its count, as drawing a tile does") {
+  // NetValuer::next_draw (value's expect=1, search's vfilter) against the mean over the
+  // unseen tiles one by one, on positions of a heuristic game from its opening to its end.
+  NetValuer valuer(ValueNet::builtin());
+  Rng rng(3, 0, Stream::search);
+  int separated = 0, compared = 0;
+  for (const std::uint64_t game : {0, 1}) {
+    AfterstateKeeper keeper;
+    auto scoring = make_scoring_policy("best");
+    sim::play_game(sim::GameSpec{{3, 4}, 19, game}, keeper, *scoring);
+    REQUIRE(keeper.kept.size() > 20);
+    for (std::size_t i = 0; i < keeper.kept.size(); i += 7) {
+      const State& after = *keeper.kept[i].first;
+      if (after.ended()) continue;
+      CAPTURE(game);
+      CAPTURE(i);
+      const BruteForce want = brute_next_draw(valuer, after);
+      const double got = valuer.next_draw(after, keeper.kept[i].second, 0, rng);
+      CHECK(got == doctest::Approx(want.per_tile).epsilon(1e-9));
+      separated += std::abs(want.per_type - want.per_tile) > 1e-4;
+      ++compared;
+    }
+  }
+  CHECK(compared >= 6);
+  // Unless the unseen counts matter somewhere, a per-type mean would pass as well.
+  REQUIRE(separated >= 3);
 }
