@@ -499,7 +499,7 @@ TEST_CASE("carcsolo analyse LOG: --game is the log's game number, --position the
            {{"--game", "1"}, "holds no game 1"},
            {{"--position", "3"}, "holds 3 games"},
            {{"--games", "5"}, "holds 3 games"},
-           {{"--games", "2", "--position", "1"}, "give one of them"}}) {
+           {{"--games", "2", "--position", "1"}, "give one of --games, --game and --position (got --games and --position)"}}) {
     const auto r = with(bad);
     CAPTURE(r.err);
     CHECK(r.status == 2);

@@ -90,8 +90,11 @@ std::string configuration(const nlohmann::json& log) {
 // The documents --games, --game or --position select (the whole file without them).
 std::vector<Document> select_games(std::vector<Document> docs, const std::string& file, const po::variables_map& vm,
                                    const AnalyseOptions& o) {
-  const int given = int(vm.count("games")) + int(vm.count("game")) + int(vm.count("position"));
-  if (given > 1) throw UsageError("--games, --game and --position: give one of them");
+  std::string given;
+  for (const char* name : {"games", "game", "position"})
+    if (vm.count(name)) given += (given.empty() ? "--" : " and --") + std::string(name);
+  if (given.find(" and ") != std::string::npos)
+    throw UsageError("give one of --games, --game and --position (got " + given + ")");
   const std::size_t n = docs.size();
   if (vm.count("games")) {
     const std::uint64_t count = parse_count("games", o.games, 1, UINT64_MAX / 2);
