@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -537,4 +540,149 @@ TEST_CASE("analyse: the planted-mistake bar's procedure finds large planted mist
     // planted turn's move is the one valued worst
     CHECK(p.log.at("config").at("placement_policy") == "planted:search");
   }
+}
+
+namespace {
+
+int line_count(const std::string& text) { return int(std::count(text.begin(), text.end(), '\n')); }
+
+}  // namespace
+
+TEST_CASE("carcsolo analyse LOG: --game is the log's game number, --position the place in the file") {
+  using carc::test::run_carcsolo;
+  carc::test::TempDir d;
+  // games 5, 6, 7 of seed 5: positions 0, 1, 2
+  REQUIRE(run_carcsolo({"run", "--games", "3", "--first-game", "5", "--seed", "5", "--placement", "greedy", "--scoring",
+                        "best", "-q", "--log", "g.jsonl"}, d.path()).status == 0);
+  const std::vector<std::string> base = {"analyse", "g.jsonl", "--rollouts", "2", "--candidates", "2", "-q"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = base;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return run_carcsolo(a, d.path());
+  };
+  REQUIRE(with({"--game", "6", "--out", "g6.json"}).status == 0);
+  REQUIRE(with({"--position", "1", "--out", "p1.json"}).status == 0);
+  const json g6 = json::parse(carc::test::read_text(d / "g6.json")), p1 = json::parse(carc::test::read_text(d / "p1.json"));
+  REQUIRE(g6.at("games").size() == 1);
+  CHECK(g6.at("games")[0].at("game") == 6);
+  CHECK(g6.at("games")[0].at("index") == 1);
+  CHECK(g6.at("games") == p1.at("games"));
+  // the config records the games' colours and meeples
+  CHECK(g6.at("config").at("colors") == 3);
+  CHECK(g6.at("config").at("meeples") == 4);
+  // no game 1 in the file (position 1 is game 6); --position 3 and --games 5 beyond it
+  for (const auto& [bad, says] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--game", "1"}, "holds no game 1"},
+           {{"--position", "3"}, "holds 3 games"},
+           {{"--games", "5"}, "holds 3 games"},
+           {{"--games", "2", "--position", "1"}, "give one of --games, --game and --position (got --games and --position)"}}) {
+    const auto r = with(bad);
+    CAPTURE(r.err);
+    CHECK(r.status == 2);
+    CHECK(line_count(r.err) == 1);
+    CHECK(r.err.find(says) != std::string::npos);
+  }
+  // two seeds with a game 6: ambiguous, named
+  REQUIRE(run_carcsolo({"run", "--games", "1", "--first-game", "6", "--seed", "9", "--placement", "greedy",
+                        "--scoring", "best", "-q", "--log", "h.jsonl"}, d.path()).status == 0);
+  carc::test::write_text(d / "two.jsonl", carc::test::read_text(d / "g.jsonl") + carc::test::read_text(d / "h.jsonl"));
+  const auto two = run_carcsolo({"analyse", "two.jsonl", "--game", "6", "--rollouts", "2", "-q"}, d.path());
+  CHECK(two.status == 2);
+  CHECK(line_count(two.err) == 1);
+  CHECK(two.err.find("positions 1 and 3") != std::string::npos);
+  CHECK(run_carcsolo({"analyse", "two.jsonl", "--position", "3", "--rollouts", "2", "--candidates", "2", "-q"},
+                     d.path()).status == 0);
+}
+
+TEST_CASE("carcsolo analyse LOG: games of other colours or meeples are not aggregated together") {
+  using carc::test::run_carcsolo;
+  carc::test::TempDir d;
+  REQUIRE(run_carcsolo({"run", "--games", "2", "--seed", "5", "--placement", "greedy", "--scoring", "best", "-q",
+                        "--log", "c3.jsonl"}, d.path()).status == 0);
+  REQUIRE(run_carcsolo({"run", "--games", "2", "--seed", "5", "--colors", "4", "--placement", "greedy", "--scoring",
+                        "best", "-q", "--log", "c4.jsonl"}, d.path()).status == 0);
+  carc::test::write_text(d / "mixed.jsonl", carc::test::read_text(d / "c3.jsonl") + carc::test::read_text(d / "c4.jsonl"));
+  const auto r = run_carcsolo({"analyse", "mixed.jsonl", "--rollouts", "2", "--candidates", "2", "-q", "--out", "m.json"},
+                              d.path());
+  CHECK(r.status == 2);
+  CHECK(line_count(r.err) == 1);
+  CHECK(r.err.find("mixes configurations") != std::string::npos);
+  CHECK(r.err.find("4 colours") != std::string::npos);
+  CHECK(!std::filesystem::exists(d / "m.json"));
+  // one configuration at a time is fine
+  CHECK(run_carcsolo({"analyse", "mixed.jsonl", "--games", "2", "--rollouts", "2", "--candidates", "2", "-q"},
+                     d.path()).status == 0);
+  CHECK(run_carcsolo({"analyse", "mixed.jsonl", "--position", "3", "--rollouts", "2", "--candidates", "2", "-q"},
+                     d.path()).status == 0);
+}
+
+TEST_CASE("carcsolo replay --analysis: the entry of the log's configuration; a truncated file says so") {
+  using carc::test::run_carcsolo;
+  carc::test::TempDir d;
+  const std::vector<std::string> common = {"--games", "2", "--seed", "5", "--rollouts", "2", "--candidates", "4",
+                                           "--scoring", "best", "--placement", "greedy", "-q"};
+  auto analyse = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = {"analyse"};
+    a.insert(a.end(), common.begin(), common.end());
+    a.insert(a.end(), extra.begin(), extra.end());
+    return run_carcsolo(a, d.path());
+  };
+  REQUIRE(analyse({"--out", "a3.json", "--log", "g3.jsonl"}).status == 0);
+  REQUIRE(analyse({"--colors", "4", "--out", "a4.json"}).status == 0);
+  // One document holding game 1 of seed 5 in 3 and in 4 colours, the 4-colour one last.
+  json both = json::parse(carc::test::read_text(d / "a3.json"));
+  both.at("games").push_back(json::parse(carc::test::read_text(d / "a4.json")).at("games")[1]);
+  carc::test::write_text(d / "both.json", both.dump());
+  const auto r = run_carcsolo({"replay", "--from", "g3.jsonl", "--game", "1", "--analysis", "both.json", "--html",
+                               "p.html", "-q"}, d.path());
+  CAPTURE(r.err);
+  CHECK(r.status == 0);
+  // the 4-colour analysis alone is no analysis of this game, and the message says which was sought
+  const auto wrong = run_carcsolo({"replay", "--from", "g3.jsonl", "--game", "1", "--analysis", "a4.json", "--html",
+                                   "w.html", "-q"}, d.path());
+  CHECK(wrong.status == 2);
+  CHECK(wrong.err.find("3 colours x 4 meeples") != std::string::npos);
+  // a document cut short
+  const std::string text = carc::test::read_text(d / "a3.json");
+  carc::test::write_text(d / "cut.json", text.substr(0, text.size() / 2));
+  const auto cut = run_carcsolo({"replay", "--from", "g3.jsonl", "--game", "1", "--analysis", "cut.json", "--html",
+                                 "c.html", "-q"}, d.path());
+  CHECK(cut.status == 2);
+  CHECK(line_count(cut.err) == 1);
+  CHECK(cut.err.find("the JSON ends early") != std::string::npos);
+  CHECK(!std::filesystem::exists(d / "c.html"));
+}
+
+TEST_CASE("replay page: best moves on one cell share it, none hidden") {
+  using carc::test::run_carcsolo;
+  carc::test::TempDir d;
+  REQUIRE(run_carcsolo({"analyse", "--placement", "greedy", "--scoring", "best", "--games", "1", "--seed", "5",
+                        "--rollouts", "2", "--candidates", "0", "-q", "--out", "a.json", "--log", "g.jsonl"},
+                       d.path()).status == 0);
+  REQUIRE(run_carcsolo({"replay", "--from", "g.jsonl", "--analysis", "a.json", "--ghosts", "20", "--html", "p.html",
+                        "-q"}, d.path()).status == 0);
+  const std::string page = carc::test::read_text(d / "p.html");
+  const auto at = page.find("id=\"analysis-view\">");
+  REQUIRE(at != std::string::npos);
+  const auto from = page.find('>', at) + 1;
+  const json view = json::parse(page.substr(from, page.find("</script>", from) - from));
+  int shared_cells = 0;
+  for (const auto& e : view.at("steps")) {
+    if (!e.is_object()) continue;
+    std::map<std::pair<int, int>, std::vector<json>> cells;
+    for (const auto& m : e.at("best")) cells[{m.at("x").get<int>(), m.at("y").get<int>()}].push_back(m);
+    for (const auto& [cell, ms] : cells) {
+      std::set<int> slots;
+      for (const auto& m : ms) {
+        CHECK(m.at("share") == int(ms.size()));
+        slots.insert(m.at("slot").get<int>());
+      }
+      // each its own part of the cell: 0..share-1, the best first
+      CHECK(slots.size() == ms.size());
+      CHECK(*slots.rbegin() == int(ms.size()) - 1);
+      shared_cells += ms.size() > 1;
+    }
+  }
+  CHECK(shared_cells > 0);  // the game has such cells, so the test can fail
+  CHECK(page.find("scale(") != std::string::npos);
 }

@@ -345,11 +345,18 @@ def analyse(file=None, **options):
     main = threading.current_thread() is threading.main_thread()
     shown = dict(options, **({"file": file} if file is not None else {}))
     status, doc, _, summary = _carcsolo.command("analyse", args, [], [], main, False, _call("analyse", shown))
+    if status == 130 and not doc:  # Ctrl-C before the first game was analysed
+        raise KeyboardInterrupt("analyse interrupted before any game was analysed")
     if not doc:  # help=True
         return None
     out = Analysis(json.loads(doc))
     out._summary = summary
     out.decisions = _decision_arrays(out)
+    if status == 130:  # Ctrl-C: the games analysed to their end
+        stop = KeyboardInterrupt("analyse interrupted; the games analysed are in this exception's "
+                                 "`partial` (marked \"partial\": true)")
+        stop.partial = out
+        raise stop
     return out
 
 

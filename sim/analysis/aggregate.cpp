@@ -238,6 +238,7 @@ std::vector<GameAnalysis> analyse_played_games(const RunConfig& rc, const Analys
                                                std::vector<nlohmann::json>* logs) {
   const int n = int(rc.games);
   std::vector<GameAnalysis> out(static_cast<std::size_t>(n));
+  std::vector<char> done(static_cast<std::size_t>(n), 0);
   if (logs) logs->assign(std::size_t(n), nlohmann::json());
   AnalysisOptions one = opt;
   one.threads = 1;  // the games are the parallel units
@@ -255,12 +256,13 @@ std::vector<GameAnalysis> analyse_played_games(const RunConfig& rc, const Analys
     }
 #pragma omp for schedule(dynamic, 1)
     for (int i = 0; i < n; ++i) {
-      if (errors.failed()) continue;
+      if (errors.failed() || opt.stopped()) continue;
       try {
         const std::uint64_t game = rc.first_game + std::uint64_t(i);
         const GameSpec spec{Config{rc.colors, rc.meeples}, rc.seed, game, nullptr};
         nlohmann::json log = play_logged_game(spec, *placement, *scoring, rc.placement_policy, rc.scoring_policy);
         out[std::size_t(i)] = analyse_game(log, game, one);
+        done[std::size_t(i)] = out[std::size_t(i)].complete;
         if (logs) (*logs)[std::size_t(i)] = std::move(log);
       } catch (...) {
         errors.capture();
@@ -268,6 +270,10 @@ std::vector<GameAnalysis> analyse_played_games(const RunConfig& rc, const Analys
     }
   }
   errors.rethrow_if_failed();
+  // Stopped: the games before the first one not finished, an exact range.
+  const auto kept = std::size_t(std::find(done.begin(), done.end(), 0) - done.begin());
+  out.resize(kept);
+  if (logs) logs->resize(kept);
   return out;
 }
 

@@ -40,7 +40,9 @@ std::string aggregate_summary(const std::vector<GameAnalysis>& games, int larges
 // the rollouts' scoring order the games' own when opt.scoring is empty; opt.threads
 // threads over the games). Game analysis i has index rc.first_game + i and draws its
 // random numbers from (opt.seed, that index, decision, rollout). `logs`, when given,
-// receives the games' logs in order.
+// receives the games' logs in order. Stopped by opt.stop, it returns the games before the
+// first one not analysed to its end (fewer than rc.games; the logs alike): games
+// rc.first_game .. + size - 1, as a run of that many games would give them.
 std::vector<GameAnalysis> analyse_played_games(const RunConfig& rc, const AnalysisOptions& opt,
                                                std::vector<nlohmann::json>* logs = nullptr);
 

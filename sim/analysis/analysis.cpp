@@ -269,9 +269,14 @@ GameAnalysis analyse_game(const nlohmann::json& log, std::uint64_t index, const 
   for (int t = 0; t < threads; ++t)
     analysers.push_back(std::make_unique<DecisionAnalyser>(opt.placement, g.rollout_scoring));
   FirstError errors;
+  std::atomic<bool> skipped{false};
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (int i = 0; i < n; ++i) {
     if (errors.failed()) continue;
+    if (opt.stopped()) {
+      skipped.store(true);
+      continue;
+    }
     try {
       const Snapshot& d = seen.seen[std::size_t(i)];
       DecisionAnalysis& a = g.decisions[std::size_t(i)];
@@ -291,6 +296,7 @@ GameAnalysis analyse_game(const nlohmann::json& log, std::uint64_t index, const 
     }
   }
   errors.rethrow_if_failed();
+  g.complete = !skipped.load();
   return g;
 }
 

@@ -12,6 +12,7 @@
 // file, the decision's index, the rollout), so an analysis is a function of (log,
 // options) whatever the number of threads.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -34,6 +35,10 @@ struct AnalysisOptions {
   int candidates = 8;                   // moves analysed: the heuristic's best K (0: all) + the one played
   std::uint64_t seed = 1;
   int threads = 1;                      // OpenMP threads over the decisions of a game
+  // Set (by a signal handler) to stop: no decision is started once it is true, and a game
+  // not finished comes back with complete = false.
+  const std::atomic<bool>* stop = nullptr;
+  bool stopped() const { return stop && stop->load(std::memory_order_relaxed); }
 };
 
 // Game stages by the decision's place among the game's placements: the first third of
@@ -80,6 +85,7 @@ struct GameAnalysis {
   std::string placement_policy, scoring_policy;  // the log's
   std::string rollout_scoring;                   // the scoring order the rollouts used
   int result = 0;                                // the log's
+  bool complete = true;  // false: stopped (AnalysisOptions::stop) before every decision was valued
   std::vector<DecisionAnalysis> decisions;
   double loss() const;         // sum over decisions
   double loss_stderr() const;  // sqrt of the sum of squared standard errors
@@ -126,7 +132,8 @@ class DecisionAnalyser {
 std::uint64_t decision_key(std::uint64_t seed, std::uint64_t index, int decision);
 
 // Replays `log` (throws BadLog naming the first inconsistency, std::runtime_error when it
-// is not a game log) and analyses every placement decision.
+// is not a game log) and analyses every placement decision; stopped by opt.stop, it
+// returns what it has with complete = false (the decisions not valued are left empty).
 GameAnalysis analyse_game(const nlohmann::json& log, std::uint64_t index, const AnalysisOptions& opt);
 
 // The analysis document (carcassonne-solo-analysis/1) of the games, and its text summary.

@@ -111,6 +111,16 @@ nlohmann::ordered_json analysis_json(const std::vector<GameAnalysis>& games, con
                    {"rollouts", opt.rollouts},
                    {"candidates", opt.candidates},
                    {"seed", opt.seed}};
+  // The games' colours and meeples, which an analysis does not mix (null if it did).
+  for (const char* key : {"colors", "meeples"}) {
+    ojson v = nullptr;
+    for (std::size_t i = 0; i < games.size(); ++i) {
+      const int x = key[0] == 'c' ? games[i].colors : games[i].meeples;
+      if (i == 0) v = x;
+      else if (v != x) v = nullptr;
+    }
+    doc["config"][key] = v;
+  }
   ojson list = ojson::array();
   Breakdown all;
   for (const auto& g : games) {
@@ -166,6 +176,15 @@ std::string analysis_summary(const std::vector<GameAnalysis>& games, int largest
   o << "held out (picked on half the rollouts, measured on the other half; no selection bias): "
     << fixed(all.held) << " (95% CI " << fixed(all.held - kZ95 * hse) << " to " << fixed(all.held + kZ95 * hse)
     << "), " << fixed(all.n ? all.held / all.n : 0, 3) << " per decision\n";
+  // Moves chosen by these very rollouts (advice of `advise` with the same options): the
+  // held-out half helped choose the move it measures, so the figure is biased below 0.
+  int chosen = 0;
+  for (const auto& g : games)
+    for (const auto& d : g.decisions) chosen += d.played == d.best;
+  if (all.n > 0 && 10 * chosen >= 9 * all.n && all.held + kZ95 * hse < 0)
+    o << "note: the move played is the rollouts' best in " << chosen << " of " << all.n
+      << " decisions (played on this analysis' advice?): the held-out half then took part in choosing it, and "
+         "the held-out loss is below 0 for that reason alone; analyse with another --seed (docs/analyse.md)\n";
   o << "largest mistakes:\n";
   for (int i = 0; i < largest && i < int(mistakes.size()); ++i) {
     const auto& [g, d] = mistakes[std::size_t(i)];

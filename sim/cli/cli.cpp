@@ -45,12 +45,19 @@ extern "C" void on_stop_signal(int) { g_stop.store(true); }
 }  // namespace
 
 void install_stop_handlers() {
-  std::signal(SIGINT, on_stop_signal);
-  std::signal(SIGTERM, on_stop_signal);
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    if (ignored_from_start(sig)) continue;  // nohup: a hang-up is not a stop
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;  // as std::signal: a blocking read goes on
+    ::sigaction(sig, &sa, nullptr);
+  }
 }
 void restore_default_handlers() {
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
+  // Not quite the defaults: a temporary file still open is removed before the process
+  // ends (sim/log/io.hpp).
+  install_cleanup_handlers();
 }
 
 std::uint64_t parse_count(const std::string& opt, const std::string& text, std::uint64_t lo,
@@ -263,6 +270,7 @@ void set_python_call(const std::string& call) {
 }
 
 void set_command_line(int argc, char** argv) {
+  set_interrupted_command(argc > 1 ? argv[1] : "");
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path cwd = fs::current_path(ec);

@@ -65,12 +65,15 @@ void set_python_call(const std::string& call);
 // hold a deal (stacks_from_letters) is a UsageError naming the option, file and line.
 Stacks read_deal_file(const std::string& path);
 
-// Set by SIGINT/SIGTERM while a long command runs (install_stop_handlers).
+// Set by SIGINT, SIGTERM or SIGHUP while a long command runs (install_stop_handlers; a
+// SIGHUP ignored from the start, as under nohup, stays ignored). The handlers restart
+// interrupted system calls (SA_RESTART), as std::signal's do. restore_default_handlers
+// puts back the removal of temporary files on those signals (sim/log/io.hpp).
 extern std::atomic<bool> g_stop;
 void install_stop_handlers();
 void restore_default_handlers();
 
-// A command stopped by SIGINT/SIGTERM: one line on stderr, "carcsolo COMMAND: interrupted
+// A command stopped by SIGINT, SIGTERM or SIGHUP: one line on stderr, "carcsolo COMMAND: interrupted
 // after DONE; " and what became of --out (`out`, empty when none was asked for). Returns
 // the exit status of an interrupted command, 130.
 int report_interrupted(const std::string& command, const std::string& done, const std::string& out);

@@ -69,25 +69,74 @@ namespace {
 // The options of both modes: with a LOG file (its games analysed) or without (the games
 // played here, as `run` plays them). A few options mean what suits each mode (--help).
 struct AnalyseOptions {
-  std::string out, log, placement, analyser, scoring, rollouts = "32", candidates = "8", seed, games, game,
+  std::string out, log, placement, analyser, scoring, rollouts = "32", candidates = "8", seed, games, game, position,
       first_game = "0", colors = "3", meeples = "4", threads = std::to_string(default_threads()), largest = "5";
 };
 
+std::string games_text(std::size_t n) { return std::to_string(n) + (n == 1 ? " game" : " games"); }
+
+std::uint64_t log_game(const Document& d) {
+  const auto it = d.doc.is_object() ? d.doc.find("game") : d.doc.end();
+  return it != d.doc.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : UINT64_MAX;
+}
+
+// What an analysis over several games must not mix: colours, meeples and the player.
+std::string configuration(const nlohmann::json& log) {
+  const nlohmann::json& c = log.value("config", nlohmann::json::object());
+  return c.value("colors", nlohmann::json()).dump() + " colours x " + c.value("meeples", nlohmann::json()).dump() +
+         " meeples, placement " + short_placement_spec(c.value("placement_policy", std::string("?")));
+}
+
+// The documents --games, --game or --position select (the whole file without them).
+std::vector<Document> select_games(std::vector<Document> docs, const std::string& file, const po::variables_map& vm,
+                                   const AnalyseOptions& o) {
+  std::string given;
+  for (const char* name : {"games", "game", "position"})
+    if (vm.count(name)) given += (given.empty() ? "--" : " and --") + std::string(name);
+  if (given.find(" and ") != std::string::npos)
+    throw UsageError("give one of --games, --game and --position (got " + given + ")");
+  const std::size_t n = docs.size();
+  if (vm.count("games")) {
+    const std::uint64_t count = parse_count("games", o.games, 1, UINT64_MAX / 2);
+    if (count > n)
+      throw UsageError("--games " + o.games + ": " + file + " holds " + games_text(n) +
+                       (n == 1 ? "" : " (give --games " + std::to_string(n) + " or less)"));
+    docs.resize(std::size_t(count));
+  } else if (vm.count("position")) {
+    const std::uint64_t at = parse_count("position", o.position, 0, UINT64_MAX / 2);
+    if (at >= n)
+      throw UsageError("--position " + o.position + ": " + file + " holds " + games_text(n) + " (positions 0.." +
+                       std::to_string(n - 1) + ")");
+    docs = {std::move(docs[std::size_t(at)])};
+  } else if (vm.count("game")) {
+    // As replay --from: the game whose log says "game": G.
+    const std::uint64_t g = parse_count("game", o.game, 0, UINT64_MAX / 2);
+    std::vector<std::size_t> found;
+    for (std::size_t i = 0; i < n; ++i)
+      if (log_game(docs[i]) == g) found.push_back(i);
+    if (found.empty())
+      throw UsageError("--game " + o.game + ": " + file + " holds no game " + o.game + " (" + games_text(n) +
+                       "; --position P picks one by its place in the file, from 0)");
+    if (found.size() > 1)
+      throw UsageError("--game " + o.game + ": " + file + " holds game " + o.game + " " +
+                       std::to_string(found.size()) + " times (positions " + std::to_string(found[0]) + " and " +
+                       std::to_string(found[1]) + ": seeds " + docs[found[0]].doc.value("seed", nlohmann::json()).dump() +
+                       " and " + docs[found[1]].doc.value("seed", nlohmann::json()).dump() +
+                       "); pick one with --position P");
+    docs = {std::move(docs[found[0]])};
+  }
+  return docs;
+}
+
+// The games of the LOG file analysed one after another (threads over each game's
+// decisions), until opt.stop: then the games finished so far. `selected` receives how
+// many games were to be analysed.
 std::vector<GameAnalysis> analyse_file(const std::string& file, const po::variables_map& vm,
-                                       const AnalyseOptions& o, const AnalysisOptions& opt) {
-  if (vm.count("games") && vm.count("game")) throw UsageError("--games and --game: give one of them");
+                                       const AnalyseOptions& o, const AnalysisOptions& opt, std::size_t& selected) {
   for (const char* name : {"first-game", "colors", "meeples", "log"})
     if (vm.count(name))
       throw UsageError(std::string("--") + name + " is for analysing played games (without a LOG file)");
-  const std::uint64_t first = vm.count("game") ? parse_count("game", o.game, 0, UINT64_MAX / 2) : 0;
-  const std::uint64_t count = vm.count("games") ? parse_count("games", o.games, 1, UINT64_MAX / 2)
-                              : vm.count("game") ? 1 : UINT64_MAX;
-  std::vector<Document> docs = read_logs(file);
-  if (first >= docs.size())
-    throw UsageError("--game " + std::to_string(first) + ": " + file + " holds " + std::to_string(docs.size()) +
-                     (docs.size() == 1 ? " game" : " games") + " (positions 0.." + std::to_string(docs.size() - 1) + ")");
-  docs.erase(docs.begin(), docs.begin() + std::ptrdiff_t(first));
-  if (docs.size() > count) docs.resize(std::size_t(count));
+  const std::vector<Document> docs = select_games(read_logs(file), file, vm, o);
   // Every log replayed before the work starts.
   for (const auto& doc : docs) {
     std::optional<Inconsistency> bad;
@@ -98,8 +147,21 @@ std::vector<GameAnalysis> analyse_file(const std::string& file, const po::variab
     }
     if (bad) throw UsageError(where(file, doc) + ": not a consistent game log: " + bad->message());
   }
+  // One configuration: the aggregate over games is a mean over one player's games of one
+  // size of game.
+  for (const auto& doc : docs)
+    if (configuration(doc.doc) != configuration(docs[0].doc))
+      throw UsageError(file + " mixes configurations: position " + std::to_string(docs[0].index) + " is " +
+                       configuration(docs[0].doc) + ", position " + std::to_string(doc.index) + " is " +
+                       configuration(doc.doc) + "; analyse one at a time (--position P, --games N)");
+  selected = docs.size();
   std::vector<GameAnalysis> results;
-  for (const auto& doc : docs) results.push_back(analyse_game(doc.doc, doc.index, opt));
+  for (const auto& doc : docs) {
+    if (opt.stopped()) break;
+    GameAnalysis g = analyse_game(doc.doc, doc.index, opt);
+    if (!g.complete) break;
+    results.push_back(std::move(g));
+  }
   return results;
 }
 
@@ -135,8 +197,9 @@ int cmd_analyse(const Args& args, Embedding* embed) {
       ("seed", po::value(&o.seed),
        "with LOG: seed of the re-deals (default 1). Without: the games' seed (as run; default 1), also the re-deals'. "
        "The analysis is a function of the games and the options")
-      ("games", po::value(&o.games), "with LOG: analyse the first N games of the file (default: all). Without: games played (default 10)")
-      ("game", po::value(&o.game), "with LOG: analyse only the game at position G of the file, from 0")
+      ("games", po::value(&o.games), "with LOG: analyse the first N games of the file (default: all; at most as many as it holds). Without: games played (default 10)")
+      ("game", po::value(&o.game), "with LOG: analyse only the game whose log says \"game\": G (as replay --from --game G)")
+      ("position", po::value(&o.position), "with LOG: analyse only the game at position P of the file, from 0")
       ("first-game", po::value(&o.first_game), "without LOG: the first game's index (as run; default 0)")
       ("colors", po::value(&o.colors), "without LOG: colours in play, 2..6 (default 3)")
       ("meeples", po::value(&o.meeples), "without LOG: meeples per colour, 1..12 (default 4)")
@@ -184,7 +247,9 @@ int cmd_analyse(const Args& args, Embedding* embed) {
   opt.threads = int(parse_count("threads", o.threads, 1, 1024));
   const int n_largest = int(parse_count("largest", o.largest, 0, 1000));
   if (played) {
-    if (vm.count("game")) throw UsageError("--game is for a log file; without one give --first-game and --games");
+    for (const char* name : {"game", "position"})
+      if (vm.count(name))
+        throw UsageError(std::string("--") + name + " is for a log file; without one give --first-game and --games");
     rc.colors = int(parse_count("colors", o.colors, kMinColors, kMaxColors));
     rc.meeples = int(parse_count("meeples", o.meeples, kMinMeeples, kMaxMeeples));
     rc.seed = opt.seed;
@@ -197,19 +262,32 @@ int cmd_analyse(const Args& args, Embedding* embed) {
   AtomicFile output, log_file;
   if (!o.out.empty()) output = open_output("out", o.out);
   if (!o.log.empty()) log_file = open_output("log", o.log);
+  // Ctrl-C from here on: the games analysed so far are kept (not in a host program, whose
+  // own signal handling stays).
+  opt.stop = &g_stop;
+  if (!embed) install_stop_handlers();
   std::vector<nlohmann::json> logs;
+  std::size_t selected = rc.games;
   const std::vector<GameAnalysis> results =
       played ? analyse_played_games(rc, opt, log_file.is_open() ? &logs : nullptr)
-             : analyse_file(files[0], vm, o, opt);
+             : analyse_file(files[0], vm, o, opt, selected);
+  const bool partial = results.size() < selected;
+  const std::string done = std::to_string(results.size()) + " of " + games_text(selected);
+  if (partial && results.empty()) {  // nothing to keep: no file at all
+    if (embed) return 130;
+    restore_default_handlers();
+    return report_interrupted("analyse", done, "");
+  }
 
   const bool document = output.is_open() || embed;
   if (document) {
     nlohmann::ordered_json j = analysis_json(results, opt, player);
+    if (partial) j["partial"] = true;
     if (played)
       j["config"]["games_played"] = {{"placement", rc.placement_policy}, {"scoring", rc.scoring_policy},
                                      {"colors", rc.colors},          {"meeples", rc.meeples},
                                      {"seed", rc.seed},              {"first_game", rc.first_game},
-                                     {"games", rc.games}};
+                                     {"games", results.size()}};
     nlohmann::ordered_json games = std::move(j["games"]);
     j.erase("games");
     j["aggregate"] = aggregate_json(results, n_largest);
@@ -226,6 +304,8 @@ int cmd_analyse(const Args& args, Embedding* embed) {
     for (const auto& l : logs) log_file.write(l.dump() + "\n");
     log_file.commit();
   }
+  if (!embed) restore_default_handlers();
+  if (played) rc.games = results.size();  // the range analysed, for the summary
   std::ostringstream summary;
   summary << "carcsolo analyse: "
           << (played ? short_placement_spec(rc.placement_policy) + " (scoring " + short_scoring_spec(rc.scoring_policy) +
@@ -235,11 +315,17 @@ int cmd_analyse(const Args& args, Embedding* embed) {
                      : files[0])
           << ", player " << short_placement_spec(player) << ", " << opt.rollouts << " rollouts x "
           << (opt.candidates ? std::to_string(opt.candidates) : "all") << " moves, seed " << opt.seed
-          << (o.out.empty() ? "" : " -> " + o.out) << "\n"
+          << (o.out.empty() ? "" : " -> " + o.out) << (partial ? "  (interrupted: partial)" : "") << "\n"
           << analysis_summary(results, n_largest);
   if (results.size() > 1) summary << aggregate_summary(results, n_largest);
   if (embed) embed->summary = summary.str();
   else if (!vm.count("quiet")) std::cout << summary.str();
+  if (partial) {
+    if (embed) return 130;
+    std::string written = o.out;
+    if (!o.log.empty()) written += (written.empty() ? "" : " and ") + o.log;
+    return report_interrupted("analyse", done, written);
+  }
   return 0;
 }
 

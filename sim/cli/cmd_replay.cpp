@@ -78,7 +78,16 @@ int cmd_replay(const std::vector<std::string>& args) {
   } else if (!pictures.any()) {
     std::cout << text;
   }
-  picture_writer.write(log);
+  // Analysing the game for the page takes a while: Ctrl-C stops it, and the page is not
+  // written (the log and the board pictures are).
+  if (pictures.analyse) install_stop_handlers();
+  const bool page_written = picture_writer.write(log);
+  if (pictures.analyse) restore_default_handlers();
+  if (!page_written) {
+    std::cerr << "carcsolo replay: interrupted while analysing the game for the page; " << pictures.html
+              << " not written\n";
+    return 130;
+  }
   return 0;
 }
 

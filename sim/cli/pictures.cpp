@@ -1,6 +1,7 @@
 #include "sim/cli/pictures.hpp"
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <boost/program_options.hpp>
@@ -38,20 +39,52 @@ PictureWriter::PictureWriter(const PictureOptions& o) : opt_(o) {
     if (!o.analysis.empty() && o.analyse) throw UsageError("--analysis and --analyse: give one of them");
     ghosts_ = int(parse_count("ghosts", o.ghosts, 1, 20));
   }
-  if (!o.analysis.empty()) {
-    std::ifstream in(o.analysis);
-    if (!in) throw UsageError("--analysis: cannot read " + o.analysis);
-    analysis_ = nlohmann::json::parse(in, nullptr, false);
-    if (analysis_.is_discarded() || !analysis_.is_object() || analysis_.value("format", "") != "carcassonne-solo-analysis/1" ||
-        !analysis_.contains("games") || !analysis_.at("games").is_array())
-      throw UsageError("--analysis: " + o.analysis + " is not an analysis document (carcassonne-solo-analysis/1)");
-  }
+  if (!o.analysis.empty()) analysis_ = read_analysis_file(o.analysis);
   if (!o.svg.empty()) svg_ = AtomicFile(o.svg);
   if (!o.png.empty()) png_ = AtomicFile(o.png);
   if (!o.html.empty()) html_ = AtomicFile(o.html);
 }
 
-void PictureWriter::write(const nlohmann::json& log) {
+nlohmann::json read_analysis_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError("--analysis: cannot read " + path);
+  std::stringstream all;
+  all << in.rdbuf();
+  const std::string text = all.str();
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    // The last byte reached without an error: the document stops in the middle.
+    if (text.find_first_not_of(" \t\r\n") != std::string::npos && e.byte >= text.size())
+      throw UsageError("--analysis: " + path + ": the JSON ends early, after " + std::to_string(text.size()) +
+                       " bytes (a truncated file?)");
+    throw UsageError("--analysis: " + path + " is not an analysis document (carcassonne-solo-analysis/1): not JSON at byte " +
+                     std::to_string(e.byte));
+  }
+  if (!doc.is_object() || doc.value("format", "") != "carcassonne-solo-analysis/1" || !doc.contains("games") ||
+      !doc.at("games").is_array())
+    throw UsageError("--analysis: " + path + " is not an analysis document (carcassonne-solo-analysis/1)");
+  return doc;
+}
+
+namespace {
+
+// Whether analysis entry `g` is of the game of `log`: the same seed, game, colours and
+// meeples, and the same player when both name one.
+bool analyses(const nlohmann::json& g, const nlohmann::json& log) {
+  const nlohmann::json null;
+  const nlohmann::json& c = log.value("config", nlohmann::json::object());
+  if (g.value("seed", null) != log.value("seed", null) || g.value("game", null) != log.value("game", null) ||
+      g.value("colors", null) != c.value("colors", null) || g.value("meeples", null) != c.value("meeples", null))
+    return false;
+  const std::string a = g.value("placement_policy", std::string()), b = c.value("placement_policy", std::string());
+  return a.empty() || b.empty() || a == b;
+}
+
+}  // namespace
+
+bool PictureWriter::write(const nlohmann::json& log) {
   SvgOptions so;
   so.turn_numbers = opt_.turn_numbers;
   so.returned_meeples = opt_.returned_meeples;
@@ -61,29 +94,38 @@ void PictureWriter::write(const nlohmann::json& log) {
     if (svg_.is_open()) svg_.write(svg);
     if (png_.is_open()) png_.write(svg_to_png(svg));
   }
-  if (html_.is_open()) html_.write(page(log));
+  // The page last: a mistake in it (an analysis of another game) leaves no file at all.
+  std::optional<std::string> html;
+  if (html_.is_open()) html = page(log);
+  if (html) html_.write(*html);
   for (AtomicFile* f : {&svg_, &png_, &html_})
-    if (f->is_open()) f->commit();
+    if (f->is_open() && (f != &html_ || html)) f->commit();
+  return !html_.is_open();  // still open: its analysis was stopped, the page not written
 }
 
 // The page, with the analysis of the game when one is asked for.
-std::string PictureWriter::page(const nlohmann::json& log) const {
+std::optional<std::string> PictureWriter::page(const nlohmann::json& log) const {
   if (opt_.analysis.empty() && !opt_.analyse) return replay_html(log);
   nlohmann::json game;
   if (opt_.analyse) {
     AnalysisOptions o;
     o.threads = default_threads();
-    game = nlohmann::json::parse(analysis_json({analyse_game(log, 0, o)}, o, canonical_placement(o.placement)).dump())
-               .at("games")[0];
+    o.stop = &g_stop;
+    const GameAnalysis a = analyse_game(log, 0, o);
+    if (!a.complete) return std::nullopt;
+    game = nlohmann::json::parse(analysis_json({a}, o, canonical_placement(o.placement)).dump()).at("games")[0];
   } else {
     const auto& games = analysis_.at("games");
     for (const auto& g : games)
-      if (g.value("seed", nlohmann::json()) == log.value("seed", nlohmann::json()) &&
-          g.value("game", nlohmann::json()) == log.value("game", nlohmann::json()))
-        game = g;
-    if (game.is_null())
-      throw UsageError("--analysis: " + opt_.analysis + " holds no analysis of seed " + log.value("seed", nlohmann::json()).dump() +
-                       ", game " + log.value("game", nlohmann::json()).dump());
+      if (g.is_object() && analyses(g, log)) game = g;
+    if (game.is_null()) {
+      const nlohmann::json null;
+      const nlohmann::json& c = log.value("config", nlohmann::json::object());
+      throw UsageError("--analysis: " + opt_.analysis + " holds no analysis of seed " + log.value("seed", null).dump() +
+                       ", game " + log.value("game", null).dump() + " with " + c.value("colors", null).dump() +
+                       " colours x " + c.value("meeples", null).dump() + " meeples, placement " +
+                       c.value("placement_policy", std::string("?")));
+    }
   }
   try {
     return replay_html(log, &game, ghosts_);

@@ -27,15 +27,22 @@ struct PictureOptions {
 class PictureWriter {
  public:
   explicit PictureWriter(const PictureOptions& o);
-  void write(const nlohmann::json& log);
+  // False when g_stop (a signal) stopped the analysis of --analyse: the page is not
+  // written (no temporary file either), the other pictures are.
+  bool write(const nlohmann::json& log);
 
  private:
-  std::string page(const nlohmann::json& log) const;
+  std::optional<std::string> page(const nlohmann::json& log) const;  // none: stopped
   PictureOptions opt_;
   AtomicFile svg_, png_, html_;
   nlohmann::json analysis_;  // the --analysis document
   int ghosts_ = 3;
 };
+
+// The analysis document of --analysis FILE (carcassonne-solo-analysis/1); a UsageError of
+// one line when the file cannot be read, is cut short ("the JSON ends early") or is
+// something else.
+nlohmann::json read_analysis_file(const std::string& path);
 
 // A game log from FILE: a single JSON document, or JSON lines (`run --log`) from which
 // the game numbered `game` is taken (the first line when no game is given). Throws

@@ -1,6 +1,16 @@
 // Output files that are never torn: written to a temporary file in the target's own
-// directory, then renamed over the target. Opening happens before the work starts, so an
-// unwritable path is reported before hours are spent.
+// directory (PATH.tmp.PID), then renamed over the target. Opening happens before the work
+// starts, so an unwritable path is reported before hours are spent.
+//
+// Interruptions: while a temporary file exists, SIGINT, SIGTERM and SIGHUP left at their
+// default action (a command that stops cleanly replaces them by its own handlers while it
+// works: install_stop_handlers in sim/cli/cli.hpp) remove every temporary file not yet
+// committed before the process ends: with one line "carcsolo COMMAND: interrupted; ...
+// not written" and exit status 130, or, in a program that handles SIGINT itself (the
+// Python module's host), by the signal's default action as before. A SIGHUP ignored from
+// the start (nohup) stays ignored. Only SIGKILL and a crash leave a temporary file; the
+// next AtomicFile of the same PATH removes the PATH.tmp.PID files whose process no longer
+// exists (docs/robustness.md).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +25,7 @@ class AtomicFile {
   AtomicFile() = default;
   // Throws std::runtime_error("cannot write <path>: <reason>") when the directory is
   // missing or not writable.
+  // Removes stale PATH.tmp.PID files first (those whose PID names no live process).
   explicit AtomicFile(const std::string& path);
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
@@ -34,7 +45,18 @@ class AtomicFile {
   void discard();
   std::string path_, tmp_;
   std::FILE* file_ = nullptr;
+  int slot_ = -1;  // in the list of temporary files a signal removes
 };
+
+// The command named in the line an interrupted process prints ("carcsolo COMMAND: ...").
+void set_interrupted_command(const std::string& command);
+// Installs the removal of temporary files on SIGINT, SIGTERM and SIGHUP (as described
+// above) in place of whatever handler is there; the first AtomicFile does it only over
+// the default actions. Async-signal-safe removal; not for embedded use.
+void install_cleanup_handlers();
+// Whether `sig` was ignored when the process started (SIGHUP under nohup): then it stays
+// ignored by every handler this program installs.
+bool ignored_from_start(int sig);
 
 // Whether two paths name the same file (".", "..", symbolic links resolved where they exist).
 bool same_path(const std::string& a, const std::string& b);

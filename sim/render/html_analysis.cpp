@@ -61,6 +61,18 @@ json analysis_view(const json& log, const json& game, int ghosts, BoardView& v) 
                       {"stderr", m.at("stderr")}, {"rank", m.at("rank")}, {"art", key},
                       {"played", &m == &played}});
     }
+    // Moves on the same cell (other rotations, other meeples) share it: each drawn smaller
+    // in a part of its own ("slot" of "share", in rank order), none hidden under another.
+    for (json& m : best) {
+      int slot = 0, share = 0;
+      for (const json& o : best)
+        if (o.at("x") == m.at("x") && o.at("y") == m.at("y")) {
+          if (o.at("rank").get<int>() < m.at("rank").get<int>()) ++slot;
+          ++share;
+        }
+      m["slot"] = slot;
+      m["share"] = share;
+    }
     steps[at->second] = {{"turn", d.at("turn")},
                          {"loss", d.at("loss")},
                          {"loss_stderr", d.at("loss_stderr")},
@@ -86,6 +98,7 @@ const char* kAnalysisCss = R"CSS(
 .ghost{opacity:.55}
 .ghost .ghost-frame{fill:none;stroke:#1f3fbf;stroke-width:4;stroke-dasharray:8 5}
 .ghost.played .ghost-frame{stroke:#18a018;stroke-dasharray:none}
+.ghost.shared .ghost-frame{stroke-width:8}
 .ghost text{font:bold 26px "DejaVu Sans",Arial,sans-serif;fill:#fff;stroke:#1f3fbf;stroke-width:1;text-anchor:middle}
 #analysis table td{font-size:13px}
 )CSS";
@@ -146,10 +159,14 @@ function analysisShow(s) {
   const place = (m) => "(" + m.x + ", " + m.y + ") " + 90 * m.rot + "° " + (m.meeple ? "meeple " + m.meeple : "no meeple");
   e.best.slice().reverse().forEach((m) => {  // the best drawn last, on top
     const g = document.createElementNS(NS, "g");
-    g.setAttribute("class", "ghost" + (m.played ? " played" : ""));
+    g.setAttribute("class", "ghost" + (m.played ? " played" : "") + (m.share > 1 ? " shared" : ""));
     for (const k of ["x", "y", "rot", "rank", "mean"]) g.dataset[k] = m[k];
     g.dataset.meeple = m.meeple === null ? "" : m.meeple;
-    g.setAttribute("transform", "translate(" + (ox + 100 * m.x) + " " + (oy + 100 * m.y) + ")");
+    // a cell of several ghosts: a grid of cols x cols parts, ghost m in part m.slot
+    const cols = Math.ceil(Math.sqrt(m.share)), part = 100 / cols;
+    g.dataset.slot = m.slot; g.dataset.share = m.share;
+    g.setAttribute("transform", "translate(" + (ox + 100 * m.x + part * (m.slot % cols)) + " " +
+                   (oy + 100 * m.y + part * Math.floor(m.slot / cols)) + ") scale(" + 1 / cols + ")");
     g.innerHTML = A.art[m.art] + '<rect class="ghost-frame" x="3" y="3" width="94" height="94"/>' +
                   '<text x="50" y="60">' + (m.rank + 1) + "</text>";
     ghosts.appendChild(g);

@@ -293,7 +293,11 @@ def run_analysis(pages, work):
             decisions = game["analysis"]
             # a few turns: the first, the costliest, the last, reached by clicking their slot
             costliest = max(decisions, key=lambda d: d["loss"])
-            for d in (decisions[0], costliest, decisions[-1]):
+            # and the first whose best moves put two ghosts on one cell (other rotations)
+            shared = [d for d in decisions if len({(x, y) for x, y, *_ in best_moves(d)}) < len(best_moves(d))]
+            if not shared:
+                fail("%s: no decision with two best moves on one cell: the test of shared cells cannot run" % url)
+            for d in (decisions[0], costliest, decisions[-1], shared[0]):
                 step = step_of_turn[d["turn"]]
                 wd.click('.loss-slot[data-step="%d"]' % step)
                 if int(wd.attr("body", "data-step")) != step:
@@ -304,6 +308,14 @@ def run_analysis(pages, work):
                                 int(wd.element_attr(e, "data-rank"))) for e in wd.elements("#ghosts .ghost"))
                 if shown != best_moves(d):
                     fail("%s turn %d: ghosts %s, the analysis' best moves %s" % (url, d["turn"], shown, best_moves(d)))
+                # every ghost visible: none covers another (ghosts of one cell share it)
+                rects = [wd.s("GET", "/element/%s/rect" % e) for e in wd.elements("#ghosts .ghost")]
+                for i, a in enumerate(rects):
+                    for b in rects[:i]:
+                        w = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
+                        h = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
+                        if w > 1 and h > 1:
+                            fail("%s turn %d: two ghosts overlap (%s and %s)" % (url, d["turn"], a, b))
                 played = wd.elements("#ghosts .ghost.played")
                 if (d["played_rank"] < GHOSTS) != (len(played) == 1):
                     fail("%s turn %d: %d ghosts marked played, the played move's rank is %d"
