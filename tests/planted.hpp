@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -24,7 +25,13 @@ struct PlantedOptions {
   std::uint64_t seed = 1;
   int colors = 3, meeples = 4;
   int first = 0, last = 36;       // the planted decision: uniform in [first, last) of the game's placements
-  int plant_rollouts = 64;        // rollouts per legal move that find the worst one
+  int plant_rollouts = 64;        // rollouts per legal move of the planting's valuation
+  // The planting's valuation: rollouts to the game's end by this player (empty: the
+  // analysing player's, when that is no search). With min_cost > 0 the planted move is
+  // drawn uniformly from the moves that cost at least min_cost points against the best by
+  // that valuation (the decision postponed while there is none); with 0 it is the worst.
+  std::string plant_player;
+  double min_cost = 0;
   sim::AnalysisOptions analysis;  // the analysis that must find it (its seed apart from the planting's)
 };
 
@@ -46,7 +53,8 @@ class Planter final : public PlacementPolicy {
  public:
   Planter(const PlantedOptions& o, std::uint64_t game, int target)
       : o_(o), game_(game), target_(target), player_(make_placement_policy(o.player)),
-        valuer_(canonical_placement(o.analysis.placement), canonical_scoring(o.scoring)) {}
+        valuer_(canonical_placement(o.plant_player.empty() ? o.analysis.placement : o.plant_player),
+                canonical_scoring(o.scoring)) {}
   Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
     const Move own = player_->choose(obs, legal, rng);
     if (done.decision >= 0 || decision_++ < target_) return own;
@@ -56,7 +64,16 @@ class Planter final : public PlacementPolicy {
     int worst = 0;
     for (int i = 0; i < int(a.moves.size()); ++i)
       if (a.moves[std::size_t(i)].mean < a.moves[std::size_t(worst)].mean) worst = i;
-    const double cost = a.moves[std::size_t(a.best)].mean - a.moves[std::size_t(worst)].mean;
+    const double best = a.moves[std::size_t(a.best)].mean;
+    if (o_.min_cost > 0) {  // one of the moves that cost enough, at random
+      std::vector<int> costly;
+      for (int i = 0; i < int(a.moves.size()); ++i)
+        if (best - a.moves[std::size_t(i)].mean >= o_.min_cost) costly.push_back(i);
+      if (costly.empty()) return own;  // no such move here: the next decision
+      Rng pick(sim::decision_key(o_.seed ^ 0x7069636Bull, game_, decision_ - 1));
+      worst = costly[uniform_below(pick, std::uint32_t(costly.size()))];
+    }
+    const double cost = best - a.moves[std::size_t(worst)].mean;
     if (cost <= 0) return own;  // nothing worse to play here: the next decision
     done.decision = decision_ - 1;
     done.turn = obs.state().turn();

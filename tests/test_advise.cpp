@@ -262,7 +262,7 @@ TEST_CASE("carcsolo advise: the library's advice line by line, a whole deal, and
   REQUIRE(d.log.at("end").at("discarded") == 1);
   carc::test::write_text(dir / "in.txt", "# colour 0 first\n" + d.input);
   const auto r = run_carcsolo({"-c", std::string(CARCSOLO_BINARY) +
-                                         " advise --rollouts 1 --candidates 2 --seed 1 -k 3 --log game.jsonl < in.txt"},
+                                         " advise --analyser heuristic --rollouts 1 --candidates 2 --seed 1 -k 3 --log game.jsonl < in.txt"},
                               dir.path(), "/bin/sh");
   REQUIRE(r.status == 0);
   CHECK(r.err.empty());
@@ -295,7 +295,7 @@ TEST_CASE("carcsolo advise: a move by its rank or by x,y,rot and meeple, and bad
   carc::test::TempDir dir;
   auto advise = [&](const std::string& input, const std::string& extra = "") {
     carc::test::write_text(dir / "in.txt", input);
-    return run_carcsolo({"-c", std::string(CARCSOLO_BINARY) + " advise --rollouts 2 -q " + extra + " < in.txt"},
+    return run_carcsolo({"-c", std::string(CARCSOLO_BINARY) + " advise --analyser heuristic --rollouts 2 -q " + extra + " < in.txt"},
                         dir.path(), "/bin/sh");
   };
   // A V for colour 0: it fits at 1,0 turned once with a meeple on the road N,W (rules.md's
@@ -376,7 +376,7 @@ std::string joined(const std::vector<std::string>& lines) {
 }
 
 carc::test::Outcome advise_with(const carc::test::TempDir& dir, const std::string& input,
-                                const std::string& options = "--rollouts 1 --candidates 2 -q --log game.jsonl") {
+                                const std::string& options = "--analyser heuristic --rollouts 1 --candidates 2 -q --log game.jsonl") {
   carc::test::write_text(dir / "in.txt", input);
   return carc::test::run_carcsolo({"-c", std::string(CARCSOLO_BINARY) + " advise " + options + " < in.txt"},
                                   dir.path(), "/bin/sh");
@@ -441,7 +441,7 @@ TEST_CASE("carcsolo advise: quit after 5 moves writes the game so far, unfinishe
   CHECK(v.out == "game.jsonl:1: game at the table: unfinished after 5 turns, all consistent\n"
                  "verify: 1 games, 1 consistent, 0 inconsistent; 1 unfinished\n");
   // without --log: said so
-  const auto q = advise_with(dir, "V\n1\nQUIT\n", "--rollouts 1 -q");
+  const auto q = advise_with(dir, "V\n1\nQUIT\n", "--analyser heuristic --rollouts 1 -q");
   CHECK(q.status == 0);
   CHECK(q.out.find("\nquit after 1 turn; no --log, nothing written\n") != std::string::npos);
 }
@@ -470,14 +470,14 @@ TEST_CASE("carcsolo advise: undo takes back the last tile or move typed; undo th
   // the advice is asked again after an undo, the same
   CHECK(r.out.find("undone move ") < r.out.rfind("\nmove 1 "));
   // nothing to undo: bad input
-  const auto n = advise_with(dir, "undo\n", "--rollouts 1 -q");
+  const auto n = advise_with(dir, "undo\n", "--analyser heuristic --rollouts 1 -q");
   CHECK(n.status == 2);
   CHECK(n.err == "carcsolo advise: nothing to undo: no tile or move was typed yet\n");
 }
 
 TEST_CASE("carcsolo advise: a blank line asks again; prompts name the colour as the pictures do") {
   carc::test::TempDir dir;
-  const auto r = advise_with(dir, "\nV\n\n1\n", "--rollouts 1 -q");
+  const auto r = advise_with(dir, "\nV\n\n1\n", "--analyser heuristic --rollouts 1 -q");
   CHECK(r.status == 2);  // then the input ended
   auto count = [&](const std::string& what) {
     std::size_t n = 0;
@@ -531,7 +531,7 @@ TEST_CASE("advise: the text picture of tiles and of the board around the last mo
 
 TEST_CASE("carcsolo advise: board draws the board around the last tile placed") {
   carc::test::TempDir dir;
-  const auto r = advise_with(dir, "V\n1,0,1,road:N,W\nboard\nquit\n", "--rollouts 1 -q");
+  const auto r = advise_with(dir, "V\n1,0,1,road:N,W\nboard\nquit\n", "--analyser heuristic --rollouts 1 -q");
   CHECK(r.status == 0);
   CHECK(r.out.find("board around 1,0 (the last tile placed, in [ ]); meeples: 0 red, 1 blue, 2 yellow\n"
                    "        0       1\n"
@@ -584,7 +584,7 @@ TEST_CASE("carcsolo advise: SIGINT, SIGTERM or SIGHUP after 5 moves: exit 130, o
   for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
     CAPTURE(sig);
     carc::test::TempDir dir, capture;
-    Piped p = spawn_piped({"advise", "--rollouts", "1", "--candidates", "2", "-q", "--log", "game.jsonl"}, dir.path(),
+    Piped p = spawn_piped({"advise", "--analyser", "heuristic", "--rollouts", "1", "--candidates", "2", "-q", "--log", "game.jsonl"}, dir.path(),
                           capture / "stderr");
     carc::sim::Stacks deal = carc::sim::deal(3, 20, 0);
     int plays = 0;

@@ -385,6 +385,11 @@ def scoring_policies():
     return _carcsolo.scoring_policies()
 
 
+def _is_search(spec):
+    """Whether a placement spec names the policy `search` (its own valuation)."""
+    return spec.split(":", 1)[0].strip() == "search"
+
+
 class Advice(NamedTuple):
     """One move of Game.advise(): rank (1 is the advice), x, y, rot, meeple (a segment name
     or None), mean (the expected result after it: the lowest final score) and stderr (its
@@ -433,15 +438,21 @@ class Game(_Game):
         the final scoring; `seed` seeds its random stream (the advice has its own)."""
         return cls(colors=colors, meeples=meeples, seed=seed, scoring=scoring, table=True)
 
-    def advise(self, k=5, analyser="heuristic", rollouts=32, candidates=8, seed=1):
-        """The k best moves of the tile in hand, best first, as Advice tuples: each move
-        valued by `rollouts` continuations of the game by the analysing player (a placement
-        spec) from this position, the unseen tiles re-dealt at random (common random
-        numbers), the `candidates` best moves by the heuristic (0: all). The same as
-        `carcsolo analyse --placement ANALYSER --rollouts R --candidates C --seed S` gives this
-        decision in the game's log. The move's turn is scored in the game's scoring order.
-        ValueError while no tile is in hand."""
-        return [Advice(*a) for a in self._advise(k, analyser, rollouts, candidates, seed)]
+    def advise(self, k=5, analyser="search", rollouts=None, candidates=None, seed=1):
+        """The k best moves of the tile in hand, best first, as Advice tuples. With a `search`
+        analyser (the default) the moves are valued by search's own search and the first is
+        search's choice (mean: its rollouts' mean value, stderr: their standard error); with
+        any other placement spec, by `rollouts` (32) continuations of the game by that player
+        from this position, the unseen tiles re-dealt at random (common random numbers), the
+        `candidates` (8) best moves by the heuristic (0: all). The same as `carcsolo analyse
+        --placement ANALYSER [--rollouts R --candidates C] --seed S` gives this decision in
+        the game's log. The move's turn is scored in the game's scoring order. ValueError
+        while no tile is in hand, and for rollouts or candidates with a search analyser."""
+        if _is_search(analyser) and (rollouts is not None or candidates is not None):
+            raise ValueError("rollouts and candidates are for a rollout analyser (such as 'heuristic'); "
+                             "search's budget is in its spec (e.g. 'search:rollouts=48')")
+        return [Advice(*a) for a in self._advise(k, analyser, 32 if rollouts is None else rollouts,
+                                                 8 if candidates is None else candidates, seed)]
 
     def play(self, move, meeple=None):
         """Plays a Move, an (x, y, rot) tuple with `meeple`, or an Advice (its meeple)."""

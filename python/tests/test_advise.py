@@ -33,7 +33,7 @@ def test_a_deal_played_on_the_advice_verifies_and_the_advice_is_the_command_line
             taken[c] += 1
             assert g.observation()["unseen_total"] == unseen - 1
             continue
-        advice = g.advise(3, rollouts=4, candidates=4, seed=3)
+        advice = g.advise(3, analyser="heuristic", rollouts=4, candidates=4, seed=3)
         assert 1 <= len(advice) <= 3
         assert [a.rank for a in advice] == list(range(1, len(advice) + 1))
         assert all(a.mean >= b.mean for a, b in zip(advice, advice[1:]))
@@ -52,7 +52,7 @@ def test_a_deal_played_on_the_advice_verifies_and_the_advice_is_the_command_line
         letters.append(turn["tile"])
         if not turn["discarded"]:
             letters.append("1")
-    p = subprocess.run([os.environ["CARCSOLO"], "advise", "--rollouts", "4", "--candidates", "4",
+    p = subprocess.run([os.environ["CARCSOLO"], "advise", "--analyser", "heuristic", "--rollouts", "4", "--candidates", "4",
                         "--seed", "3", "-k", "3", "-q"], input="\n".join(letters) + "\n",
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
@@ -67,7 +67,7 @@ def test_a_deal_played_on_the_advice_verifies_and_the_advice_is_the_command_line
 
 def test_advice_in_a_dealt_game_values_every_move_with_candidates_0():
     g = carcsolo.Game(seed=2, game=5, scoring="best")
-    a = g.advise(50, rollouts=3, candidates=0, seed=4)  # every legal move
+    a = g.advise(50, analyser="heuristic", rollouts=3, candidates=0, seed=4)  # every legal move
     assert 1 < len(a) <= sum(max(1, len(m.free)) for m in g.moves)  # the same position once
     assert a[0].rank == 1
     # a different analyser values the same moves otherwise
@@ -87,11 +87,11 @@ def test_bad_letters_and_untimely_calls_raise_one_clear_value_error():
     g.draw("C")
     with pytest.raises(ValueError, match="colour 0 has tile C in hand: play it first"):
         g.draw("V")
-    for kwargs, message in [(dict(k=0), "k must be at least 1"), (dict(rollouts=0), "rollouts must be"),
+    for kwargs, message in [(dict(k=0), "k must be at least 1"), (dict(analyser="heuristic", rollouts=0), "rollouts must be"),
                             (dict(analyser="nope"), "nope"), (dict(candidates=-1), "candidates must be")]:
         with pytest.raises(ValueError, match=message):
             g.advise(**kwargs)
-    g.play(g.advise(1, rollouts=2)[0])
+    g.play(g.advise(1, analyser="heuristic", rollouts=2)[0])
     with pytest.raises(ValueError, match=r"no tile C is left to draw \(all 1 are seen\)"):
         g.draw("C")
     assert g.needs_draw and g.to_move == 1

@@ -14,14 +14,18 @@
 
 #include "core/state.hpp"
 #include "sim/analysis/analysis.hpp"
+#include "sim/analysis/search_analysis.hpp"
 
 namespace carc::sim {
 
 struct AdviceOptions {
-  std::string analyser = "heuristic";  // the analysing player (a placement spec)
+  // The analysing player (a placement spec). `search` values the moves by its own search
+  // (sim/analysis/search_analysis.hpp: the advice is search's choice); any other player by
+  // rollouts to the game's end that it plays (DecisionAnalyser).
+  std::string analyser = "search";
   std::string scoring = "best";        // the scoring order of the move's turn and the rollouts
-  int rollouts = 32;                   // continuations per move, >= 1
-  int candidates = 8;                  // moves valued: the heuristic's K best (0: all)
+  int rollouts = 32;                   // rollout analysers: continuations per move, >= 1
+  int candidates = 8;                  // rollout analysers: the heuristic's K best (0: all)
   std::uint64_t seed = 1;              // the analysis's seed
 };
 
@@ -38,7 +42,8 @@ class Advisor {
 
  private:
   AdviceOptions opt_;
-  DecisionAnalyser analyser_;
+  std::unique_ptr<DecisionAnalyser> analyser_;        // a rollout analyser, or
+  std::unique_ptr<SearchDecisionAnalyser> search_;    // search's own valuation
   DecisionAnalysis out_;
 };
 

@@ -16,6 +16,7 @@
 // biased upwards, and the held-out figure is given beside it. The continuation is the analysing player itself, so the figures are
 // what that player would make of the position after each move, not what optimal play would.
 #include "sim/analysis/analysis.hpp"
+#include "sim/analysis/search_analysis.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -265,9 +266,14 @@ GameAnalysis analyse_game(const nlohmann::json& log, std::uint64_t index, const 
   const int n = int(seen.seen.size());
   g.decisions.resize(std::size_t(n));
   const int threads = std::max(1, std::min(opt.threads, n));
+  const bool by_search = g.by_search = is_search_spec(opt.placement);
   std::vector<std::unique_ptr<DecisionAnalyser>> analysers;
+  std::vector<std::unique_ptr<SearchDecisionAnalyser>> searches;
   for (int t = 0; t < threads; ++t)
-    analysers.push_back(std::make_unique<DecisionAnalyser>(opt.placement, g.rollout_scoring));
+    if (by_search)
+      searches.push_back(std::make_unique<SearchDecisionAnalyser>(opt.placement));
+    else
+      analysers.push_back(std::make_unique<DecisionAnalyser>(opt.placement, g.rollout_scoring));
   FirstError errors;
   std::atomic<bool> skipped{false};
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
@@ -285,9 +291,12 @@ GameAnalysis analyse_game(const nlohmann::json& log, std::uint64_t index, const 
       a.tile = d.type;
       a.index = i;
       a.stage = Stage(std::min(2, 3 * i / n));
-      analysers[std::size_t(omp_get_thread_num())]->analyse(
-          d.s, d.type, d.legal, d.played, decision_key(opt.seed, index, i), opt.rollouts,
-          opt.candidates, a);
+      const std::uint64_t key = decision_key(opt.seed, index, i);
+      if (by_search)
+        searches[std::size_t(omp_get_thread_num())]->analyse(d.s, d.type, d.legal, d.played, key, opt.heldout, a);
+      else
+        analysers[std::size_t(omp_get_thread_num())]->analyse(d.s, d.type, d.legal, d.played, key, opt.rollouts,
+                                                              opt.candidates, a);
       const Move& m = a.moves[std::size_t(a.played)].move;
       a.kind = m.seg == Move::kNoMeeple ? DecisionKind::none
                                         : DecisionKind(1 + int(kBaseTiles[d.type].segs[m.seg].kind));

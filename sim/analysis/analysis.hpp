@@ -29,10 +29,13 @@
 namespace carc::sim {
 
 struct AnalysisOptions {
-  std::string placement = "heuristic";  // the analysing player (a placement spec)
+  // The analysing player (a placement spec): `search` values a decision by its own search
+  // (sim/analysis/search_analysis.hpp), any other player by rollouts to the end it plays.
+  std::string placement = "search";
   std::string scoring;                  // rollouts' scoring order; empty: the log's (else best)
-  int rollouts = 32;                    // continuations per move, >= 1
-  int candidates = 8;                   // moves analysed: the heuristic's best K (0: all) + the one played
+  int rollouts = 32;                    // rollout analysers: continuations per move, >= 1
+  int candidates = 8;                   // rollout analysers: the heuristic's best K (0: all) + the one played
+  int heldout = 32;                     // search: fresh deals of the held-out loss (0: none)
   std::uint64_t seed = 1;
   int threads = 1;                      // OpenMP threads over the decisions of a game
   // Set (by a signal handler) to stop: no decision is started once it is true, and a game
@@ -84,6 +87,7 @@ struct GameAnalysis {
   int colors = 0, meeples = 0;
   std::string placement_policy, scoring_policy;  // the log's
   std::string rollout_scoring;                   // the scoring order the rollouts used
+  bool by_search = false;                        // valued by search's own search (else rollouts to the end)
   int result = 0;                                // the log's
   bool complete = true;  // false: stopped (AnalysisOptions::stop) before every decision was valued
   std::vector<DecisionAnalysis> decisions;

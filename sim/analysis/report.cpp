@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "sim/analysis/analysis.hpp"
+#include "sim/analysis/search_analysis.hpp"
 
 namespace carc::sim {
 namespace {
@@ -106,10 +107,13 @@ nlohmann::ordered_json analysis_json(const std::vector<GameAnalysis>& games, con
                                      const std::string& player_spec) {
   ojson doc;
   doc["format"] = "carcassonne-solo-analysis/1";
+  const bool by_search = is_search_spec(player_spec);
   doc["config"] = {{"player", player_spec},
                    {"scoring", opt.scoring.empty() ? std::string("log") : opt.scoring},
-                   {"rollouts", opt.rollouts},
-                   {"candidates", opt.candidates},
+                   {"valuation", by_search ? "search" : "rollouts"},
+                   {"rollouts", by_search ? 0 : opt.rollouts},
+                   {"candidates", by_search ? 0 : opt.candidates},
+                   {"heldout", by_search ? opt.heldout : 0},
                    {"seed", opt.seed}};
   // The games' colours and meeples, which an analysis does not mix (null if it did).
   for (const char* key : {"colors", "meeples"}) {
@@ -173,7 +177,9 @@ std::string analysis_summary(const std::vector<GameAnalysis>& games, int largest
     << " to " << fixed(all.loss + kZ95 * se) << "), " << fixed(all.n ? all.loss / all.n : 0, 3)
     << " per decision\n";
   const double hse = std::sqrt(all.held_var);
-  o << "held out (picked on half the rollouts, measured on the other half; no selection bias): "
+  const bool by_search = !games.empty() && games.front().by_search;
+  o << (by_search ? "held out (search's choice and the move played measured again on fresh re-deals; no selection bias): "
+                  : "held out (picked on half the rollouts, measured on the other half; no selection bias): ")
     << fixed(all.held) << " (95% CI " << fixed(all.held - kZ95 * hse) << " to " << fixed(all.held + kZ95 * hse)
     << "), " << fixed(all.n ? all.held / all.n : 0, 3) << " per decision\n";
   // Moves chosen by these very rollouts (advice of `advise` with the same options): the
@@ -181,7 +187,7 @@ std::string analysis_summary(const std::vector<GameAnalysis>& games, int largest
   int chosen = 0;
   for (const auto& g : games)
     for (const auto& d : g.decisions) chosen += d.played == d.best;
-  if (all.n > 0 && 10 * chosen >= 9 * all.n && all.held + kZ95 * hse < 0)
+  if (!by_search && all.n > 0 && 10 * chosen >= 9 * all.n && all.held + kZ95 * hse < 0)
     o << "note: the move played is the rollouts' best in " << chosen << " of " << all.n
       << " decisions (played on this analysis' advice?): the held-out half then took part in choosing it, and "
          "the held-out loss is below 0 for that reason alone; analyse with another --seed (docs/analyse.md)\n";

@@ -30,6 +30,7 @@
 #include "policies/candidates.hpp"
 #include "policies/policy.hpp"
 #include "sim/analysis/advice.hpp"
+#include "sim/analysis/search_analysis.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/driver/stepper.hpp"
 #include "sim/render/svg.hpp"
@@ -330,13 +331,14 @@ class Session {
 }  // namespace
 
 int cmd_advise(const Args& args) {
-  std::string colors = "3", meeples = "4", analyser = "heuristic", scoring = "best", rollouts = "32",
+  std::string colors = "3", meeples = "4", analyser = "search", scoring = "best", rollouts = "32",
               candidates = "8", seed = "1", k = "5", log, value_net;
   po::options_description d(
       "carcsolo advise: advice at the table. Say which tile the colour to move drew (its letter,\n"
       "A..X); the advisor lists the best moves of it, each valued as `carcsolo analyse` values\n"
-      "moves (the game continued by the analysing player, the unseen tiles re-dealt at random);\n"
-      "answer with the move played: its rank, or x,y,rot[,meeple]. Until the game is over. It\n"
+      "moves: by default by `search`'s own search (the first advice is search's choice), or with\n"
+      "another --analyser by rollouts to the game's end that it plays, the unseen tiles re-dealt\n"
+      "at random; answer with the move played: its rank, or x,y,rot[,meeple]. Until the game is over. It\n"
       "knows the board and the tiles not yet seen, never the order of the stacks. At any\n"
       "question: `undo` takes back the last tile or move typed, `board` draws the board around\n"
       "the last tile, `quit` stops (the game so far to --log, marked unfinished), a blank line\n"
@@ -347,10 +349,10 @@ int cmd_advise(const Args& args) {
   d.add_options()("help,h", "show this help")
       ("colors", po::value(&colors)->default_value(colors), "colours in play, 2..6 (the rules: 3)")
       ("meeples", po::value(&meeples)->default_value(meeples), "meeples per colour, 1..12 (the rules: 4)")
-      ("analyser", po::value(&analyser)->default_value(analyser), "the analysing player: continues every rollout (a placement spec, see `carcsolo policies`)")
+      ("analyser", po::value(&analyser)->default_value(analyser), "the analysing player (a placement spec, see `carcsolo policies`): a `search` spec values the moves by its own search; any other player continues every rollout to the game's end")
       ("scoring", po::value(&scoring)->default_value(scoring), "scoring order of the features a move completes (applied for you) and of the rollouts (a scoring spec)")
-      ("rollouts", po::value(&rollouts)->default_value(rollouts), "continuations per move, 1..100000")
-      ("candidates", po::value(&candidates)->default_value(candidates), "moves valued: the heuristic's K best (duplicates removed); 0: every legal move")
+      ("rollouts", po::value(&rollouts), "with a rollout analyser: continuations per move, 1..100000 (default 32)")
+      ("candidates", po::value(&candidates), "with a rollout analyser: moves valued, the heuristic's K best (duplicates removed); 0: every legal move (default 8)")
       ("seed", po::value(&seed)->default_value(seed), "seed of the advisor's re-deals (the advice is a function of the position and the options)")
       (",k", po::value(&k)->default_value(k), "moves listed, best first, 1..1000")
       ("log", po::value(&log), "write the game's log (docs/game-log.md) to FILE once it is over; a game stopped before (quit, end of input, a signal, a refused line) is written too, marked unfinished")
@@ -359,7 +361,7 @@ int cmd_advise(const Args& args) {
   add_value_net_option(d, value_net);
   const auto vm = parse(d, args);
   if (vm.count("help")) {
-    std::cout << d << "\nExample: printf 'V\\n1\\n' | carcsolo advise --rollouts 8  (colour 0 drew a V; play the advice)\n";
+    std::cout << d << "\nExample: printf 'V\\n1\\n' | carcsolo advise  (colour 0 drew a V; play the advice)\n";
     return 0;
   }
   const Config cfg{int(parse_count("colors", colors, kMinColors, kMaxColors)),
@@ -373,6 +375,11 @@ int cmd_advise(const Args& args) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
+  const bool by_search = is_search_spec(opt.analyser);
+  for (const char* name : {"rollouts", "candidates"})
+    if (by_search && vm.count(name))
+      throw UsageError(std::string("--") + name + " is for a rollout analyser (such as --analyser heuristic); " +
+                       "search's budget is in its spec (e.g. --analyser search:rollouts=48)");
   opt.rollouts = int(parse_count("rollouts", rollouts, 1, 100000));
   opt.candidates = int(parse_count("candidates", candidates, 0, kMaxMoves));
   opt.seed = parse_count("seed", seed, 0, UINT64_MAX);
@@ -385,8 +392,8 @@ int cmd_advise(const Args& args) {
   install_advise_handlers();
   if (!vm.count("quiet"))
     std::cout << "advise colors " << cfg.colors << " meeples " << cfg.meeples << " analyser "
-              << short_placement_spec(opt.analyser) << " rollouts " << opt.rollouts << " candidates "
-              << opt.candidates << " seed " << opt.seed << std::endl;
+              << short_placement_spec(opt.analyser) << " rollouts " << (by_search ? 0 : opt.rollouts)
+              << " candidates " << (by_search ? 0 : opt.candidates) << " seed " << opt.seed << std::endl;
   Session session(cfg, opt, advisor, listed, retry, std::cin, std::cout);
   const Session::End end = session.play();
   const SteppedGame& game = session.game();
@@ -396,7 +403,8 @@ int cmd_advise(const Args& args) {
   const bool logged = output.is_open();
   if (logged) {
     nlohmann::json doc = end == Session::End::over ? game.log("advise") : game.unfinished_log("advise");
-    doc["advisor"] = {{"analyser", opt.analyser}, {"rollouts", opt.rollouts}, {"candidates", opt.candidates},
+    doc["advisor"] = {{"analyser", opt.analyser}, {"rollouts", by_search ? 0 : opt.rollouts},
+                      {"candidates", by_search ? 0 : opt.candidates},
                       {"seed", opt.seed}, {"decisions", session.decisions()}, {"followed", session.followed()}};
     doc["advisor"]["value_net"] = {{"hash", rc.value_net_hash}, {"source", rc.value_net_source}};
     output.write(doc.dump() + "\n");

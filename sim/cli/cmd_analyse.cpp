@@ -17,6 +17,7 @@
 #include "policies/policy.hpp"
 #include "sim/analysis/aggregate.hpp"
 #include "sim/analysis/analysis.hpp"
+#include "sim/analysis/search_analysis.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/cli/embedding.hpp"
 #include "sim/driver/matrix.hpp"
@@ -69,7 +70,7 @@ namespace {
 // The options of both modes: with a LOG file (its games analysed) or without (the games
 // played here, as `run` plays them). A few options mean what suits each mode (--help).
 struct AnalyseOptions {
-  std::string out, log, placement, analyser, scoring, rollouts = "32", candidates = "8", seed, games, game, position,
+  std::string out, log, placement, analyser, scoring, rollouts = "32", candidates = "8", heldout = "32", seed, games, game, position,
       first_game = "0", colors = "3", meeples = "4", threads = std::to_string(default_threads()), largest = "5";
 };
 
@@ -188,12 +189,14 @@ int cmd_analyse(const Args& args, Embedding* embed) {
       ("placement", po::value(&o.placement),
        "with LOG: the analysing player (as --analyser). Without: the player whose games are played and analysed "
        "(a placement spec, see `carcsolo policies`)")
-      ("analyser", po::value(&o.analyser), "the analysing player, which continues every rollout (default heuristic)")
+      ("analyser", po::value(&o.analyser), "the analysing player (default search): a `search` spec values each decision by its own search "
+       "(the played move on every re-deal search's choice saw, paired); any other player continues every rollout to the game's end")
       ("scoring", po::value(&o.scoring),
        "with LOG: scoring order of the rollouts, `log` (default: the log's when this program has it, else best) or a "
        "scoring spec. Without: the games' scoring policy (default random, as run), which the rollouts use too")
-      ("rollouts", po::value(&o.rollouts)->default_value(o.rollouts), "continuations per move, 1..100000")
-      ("candidates", po::value(&o.candidates)->default_value(o.candidates), "moves analysed per decision: the heuristic's K best (duplicates removed), the move played and the analysing player's own; 0: every legal move")
+      ("rollouts", po::value(&o.rollouts), "with a rollout analyser: continuations per move, 1..100000 (default 32)")
+      ("candidates", po::value(&o.candidates), "with a rollout analyser: moves analysed per decision, the heuristic's K best (duplicates removed), the move played and the analysing player's own; 0: every legal move (default 8)")
+      ("heldout", po::value(&o.heldout), "with a search analyser: fresh re-deals on which search's choice and the move played are measured again, 0..100000 (default 32; 0: none)")
       ("seed", po::value(&o.seed),
        "with LOG: seed of the re-deals (default 1). Without: the games' seed (as run; default 1), also the re-deals'. "
        "The analysis is a function of the games and the options")
@@ -231,7 +234,7 @@ int cmd_analyse(const Args& args, Embedding* embed) {
   RunConfig rc;
   select_value_net(value_net, rc);  // before any policy is made (docs/value.md)
   try {
-    player = canonical_placement(!o.analyser.empty() ? o.analyser : !played && !o.placement.empty() ? o.placement : "heuristic");
+    player = canonical_placement(!o.analyser.empty() ? o.analyser : !played && !o.placement.empty() ? o.placement : "search");
     if (!played && !o.scoring.empty() && o.scoring != "log") opt.scoring = canonical_scoring(o.scoring);
     if (played) {
       rc.placement_policy = canonical_placement(o.placement);
@@ -241,8 +244,16 @@ int cmd_analyse(const Args& args, Embedding* embed) {
     throw UsageError(e.what());
   }
   opt.placement = player;
+  const bool by_search = is_search_spec(player);
+  for (const char* name : {"rollouts", "candidates"})
+    if (by_search && vm.count(name))
+      throw UsageError(std::string("--") + name + " is for a rollout analyser (such as --analyser heuristic); " +
+                       "search's budget is in its spec (e.g. --analyser search:rollouts=48)");
+  if (!by_search && vm.count("heldout"))
+    throw UsageError("--heldout is for a search analyser (the default); a rollout analyser holds out half its rollouts");
   opt.rollouts = int(parse_count("rollouts", o.rollouts, 1, 100000));
   opt.candidates = int(parse_count("candidates", o.candidates, 0, kMaxMoves));
+  opt.heldout = int(parse_count("heldout", o.heldout, 0, 100000));
   opt.seed = o.seed.empty() ? 1 : parse_count("seed", o.seed, 0, UINT64_MAX);
   opt.threads = int(parse_count("threads", o.threads, 1, 1024));
   const int n_largest = int(parse_count("largest", o.largest, 0, 1000));
@@ -313,8 +324,11 @@ int cmd_analyse(const Args& args, Embedding* embed) {
                            " meeples, seed " + std::to_string(rc.seed) + ", games " + std::to_string(rc.first_game) +
                            ".." + std::to_string(rc.first_game + rc.games - 1) + ")"
                      : files[0])
-          << ", player " << short_placement_spec(player) << ", " << opt.rollouts << " rollouts x "
-          << (opt.candidates ? std::to_string(opt.candidates) : "all") << " moves, seed " << opt.seed
+          << ", player " << short_placement_spec(player) << ", "
+          << (by_search ? "search's own valuation, " + std::to_string(opt.heldout) + " held-out re-deals"
+                        : std::to_string(opt.rollouts) + " rollouts x " +
+                              (opt.candidates ? std::to_string(opt.candidates) : std::string("all")) + " moves")
+          << ", seed " << opt.seed
           << (o.out.empty() ? "" : " -> " + o.out) << (partial ? "  (interrupted: partial)" : "") << "\n"
           << analysis_summary(results, n_largest);
   if (results.size() > 1) summary << aggregate_summary(results, n_largest);

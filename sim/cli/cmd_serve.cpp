@@ -17,12 +17,13 @@
 #include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/driver/errors.hpp"
+#include "sim/analysis/search_analysis.hpp"
 #include "sim/serve/server.hpp"
 
 namespace carc::sim {
 
 int cmd_serve(const Args& args) {
-  std::string host = "127.0.0.1", port = "8080", analyser = "heuristic", scoring = "best", rollouts = "32",
+  std::string host = "127.0.0.1", port = "8080", analyser = "search", scoring = "best", rollouts = "32",
               candidates = "8", seed = "1";
   po::options_description d(
       "carcsolo serve: the table page. A small HTTP server whose page plays the solo variant with\n"
@@ -34,10 +35,10 @@ int cmd_serve(const Args& args) {
   d.add_options()("help,h", "show this help")
       ("host", po::value(&host)->default_value(host), "address to listen on; anything but loopback lets other machines in (a warning says so)")
       ("port", po::value(&port)->default_value(port), "port, 0..65535 (0: a free one, printed)")
-      ("analyser", po::value(&analyser)->default_value(analyser), "the analysing player of the advice and the analysis (a placement spec)")
+      ("analyser", po::value(&analyser)->default_value(analyser), "the analysing player of the advice and the analysis (a placement spec): a `search` spec values moves by its own search, any other player by rollouts to the game's end")
       ("scoring", po::value(&scoring)->default_value(scoring), "scoring order of the rollouts, and of features when none is chosen (a scoring spec)")
-      ("rollouts", po::value(&rollouts)->default_value(rollouts), "continuations per move, 1..100000")
-      ("candidates", po::value(&candidates)->default_value(candidates), "moves valued: the heuristic's K best; 0: every legal move")
+      ("rollouts", po::value(&rollouts), "with a rollout analyser: continuations per move, 1..100000 (default 32)")
+      ("candidates", po::value(&candidates), "with a rollout analyser: moves valued, the heuristic's K best; 0: every legal move (default 8)")
       ("seed", po::value(&seed)->default_value(seed), "seed of the advisor's re-deals")
       ("quiet,q", "no line on stderr per refused request");
   const auto vm = parse(d, args);
@@ -54,6 +55,10 @@ int cmd_serve(const Args& args) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
+  for (const char* name : {"rollouts", "candidates"})
+    if (is_search_spec(opt.advice.analyser) && vm.count(name))
+      throw UsageError(std::string("--") + name + " is for a rollout analyser (such as --analyser heuristic); " +
+                       "search's budget is in its spec (e.g. --analyser search:rollouts=48)");
   opt.advice.rollouts = int(parse_count("rollouts", rollouts, 1, 100000));
   opt.advice.candidates = int(parse_count("candidates", candidates, 0, kMaxMoves));
   opt.advice.seed = parse_count("seed", seed, 0, UINT64_MAX);

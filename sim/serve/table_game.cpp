@@ -1,6 +1,7 @@
 // Why the game is a list of actions: a SteppedGame holds a State and the scoring policy's
 // stream, and neither can be stepped back; replaying from the start costs a few
 // microseconds per action, and it is the same game because every random number is seeded.
+#include "sim/analysis/search_analysis.hpp"
 #include "sim/serve/table_game.hpp"
 
 #include <algorithm>
@@ -218,8 +219,9 @@ json TableGame::advice() {
 json TableGame::log() const {
   if (!game_->over()) throw GameConflict("the game is not over: its log is given at the end");
   json doc = game_->log("serve");
-  doc["advisor"] = {{"analyser", advice_opt_.analyser}, {"rollouts", advice_opt_.rollouts},
-                    {"candidates", advice_opt_.candidates}, {"seed", advice_opt_.seed}};
+  const bool by_search = is_search_spec(advice_opt_.analyser);  // no rollouts or candidates of its own
+  doc["advisor"] = {{"analyser", advice_opt_.analyser}, {"rollouts", by_search ? 0 : advice_opt_.rollouts},
+                    {"candidates", by_search ? 0 : advice_opt_.candidates}, {"seed", advice_opt_.seed}};
   return doc;
 }
 

@@ -58,7 +58,7 @@ def main():
             stacks = [list(s) for s in json.load(f)["stacks"]]
         err_path = os.path.join(work, "serve.err")
         with open(err_path, "w") as err:
-            server = subprocess.Popen([carcsolo, "serve", "--port", "0", "--rollouts", "2", "--candidates", "4"],
+            server = subprocess.Popen([carcsolo, "serve", "--port", "0", "--analyser", "heuristic", "--rollouts", "2", "--candidates", "4"],
                                       stdout=subprocess.PIPE, stderr=err, text=True)
         try:
             line = server.stdout.readline()

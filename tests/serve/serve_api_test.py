@@ -21,7 +21,7 @@ import urllib.error
 import urllib.request
 
 CARCSOLO = None
-ADVICE = ["--rollouts", "2", "--candidates", "3"]
+ADVICE = ["--analyser", "heuristic", "--rollouts", "2", "--candidates", "3"]
 
 
 def fail(msg):

@@ -1,7 +1,8 @@
-// carcsolo_planted [--games N --seed S --player P --rollouts R --candidates K
-//                   --plant-rollouts R --threads T]: the planted-mistake bar
-// (tests/planted.hpp, docs/analyse.md): in each of N games of P one decision swapped for
-// the worst legal move, the game analysed; prints one line a game and "found k of n".
+// carcsolo_planted [--games N --seed S --player P --analyser A --rollouts R --candidates K
+//                   --plant-player Q --plant-rollouts R --min-cost C --threads T]: the
+// planted-mistake bar (tests/planted.hpp, docs/analyse.md): in each of N games of P one
+// decision swapped for a costly legal move, the game analysed; prints one line a game and
+// "found k of n".
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -30,6 +31,9 @@ int main(int argc, char** argv) {
     else if (k == "--rollouts") o.analysis.rollouts = std::atoi(v.c_str());
     else if (k == "--candidates") o.analysis.candidates = std::atoi(v.c_str());
     else if (k == "--plant-rollouts") o.plant_rollouts = std::atoi(v.c_str());
+    else if (k == "--plant-player") o.plant_player = v;
+    else if (k == "--min-cost") o.min_cost = std::atof(v.c_str());
+    else if (k == "--analyser") o.analysis.placement = v;
     else if (k == "--threads") threads = std::atoi(v.c_str());
     else {
       std::fprintf(stderr, "carcsolo_planted: unknown option %s\n", k.c_str());
@@ -59,7 +63,9 @@ int main(int argc, char** argv) {
                 g, p.turn, p.decision, p.moves, p.cost, p.planted_loss, p.planted_stderr, p.planted_rank + 1,
                 p.largest_loss, p.largest_stderr, p.largest_turn, p.found() ? "found" : "missed");
   }
-  std::printf("found %d of %d planted mistakes (player %s, analysis %d rollouts x %d moves, planting %d rollouts)\n",
-              found, planted, o.player.c_str(), o.analysis.rollouts, o.analysis.candidates, o.plant_rollouts);
+  std::printf("found %d of %d planted mistakes (player %s, analyser %s, planting %d rollouts of %s, cost >= %g)\n",
+              found, planted, o.player.c_str(), carc::short_placement_spec(o.analysis.placement).c_str(),
+              o.plant_rollouts, o.plant_player.empty() ? o.analysis.placement.c_str() : o.plant_player.c_str(),
+              o.min_cost);
   return 0;
 }
