@@ -237,6 +237,11 @@ std::string policies_text(const RunConfig& rc) {
   return short_placement_spec(rc.placement_policy) + " / " + short_scoring_spec(rc.scoring_policy);
 }
 
+std::string value_net_text(const RunConfig& rc) {
+  if (rc.value_net_source != "file") return "";
+  return ", value net " + rc.value_net_path + " (hash " + rc.value_net_hash.substr(0, 8) + ")";
+}
+
 std::string rate_text(double per_second) {
   char buf[64];
   if (per_second >= 999.5 || per_second == 0)
@@ -309,6 +314,9 @@ void select_value_net(const std::string& path, RunConfig& rc) {
     rc.value_net_source = "built-in";
     return;
   }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw UsageError("--value-net " + path + ": is a directory, not a carcsolo-value/1 file");
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   if (in) text << in.rdbuf();

@@ -94,6 +94,9 @@ std::string shell_word(const std::string& w);
 // "P / Q": a configuration's policies as summaries print them, each with only the
 // parameters that differ from their defaults (short_placement_spec).
 std::string policies_text(const RunConfig& rc);
+// ", value net FILE (hash 0123abcd)" when --value-net gave one, else empty: a summary's
+// header names what played.
+std::string value_net_text(const RunConfig& rc);
 
 // A rate for a summary, rounded as people read it: three significant figures below 1000
 // ("7.21", "45.7", "512"), whole numbers above ("320412").
