@@ -411,11 +411,22 @@ void RangeOptions::add_to(po::options_description& d, const char* games_help) {
       ("threads", po::value(&threads)->default_value(threads), "worker threads per process (default: all cores; under mpirun the cores mpirun lets a process use, often 1: see docs/large-runs.md)");
 }
 
-std::uint64_t RangeOptions::game_count(std::uint64_t at_least) const {
-  return parse_count("games", games, at_least, limit);
+void check_game_range(std::uint64_t first, std::uint64_t games) {
+  if (games > 0 && (first > kMaxGameIndex || games - 1 > kMaxGameIndex - first))
+    throw UsageError("--first-game " + std::to_string(first) + " with --games " + std::to_string(games) +
+                     ": the games must end at index " + std::to_string(kMaxGameIndex) +
+                     " at most (the largest game replay takes)");
 }
 
-std::uint64_t RangeOptions::first_game() const { return parse_count("first-game", first, 0, limit); }
+std::uint64_t RangeOptions::game_count(std::uint64_t at_least) const {
+  const std::uint64_t n = parse_count("games", games, at_least, limit);
+  check_game_range(first_game(), n);
+  return n;
+}
+
+std::uint64_t RangeOptions::first_game() const {
+  return parse_count("first-game", first, 0, kMaxGameIndex);
+}
 
 int RangeOptions::thread_count() const { return int(parse_count("threads", threads, 1, 1024)); }
 

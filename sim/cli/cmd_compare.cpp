@@ -174,6 +174,7 @@ int cmd_compare(const Args& args, Embedding* embed) {
   if (vm.count("max-games")) {
     study.ci_first_batch = range.game_count(2);
     cap = parse_count("max-games", max_games, study.ci_first_batch, UINT64_MAX / 4);
+    check_game_range(study.first_game, cap);
   } else {
     if ((adaptive || sequential) && vm["games"].defaulted()) range.games = kUntilCiGamesDefault;
     cap = range.game_count(2);
