@@ -31,7 +31,7 @@ struct Shard {
   CeilingFile ceiling;  // ceiling files (config, first_game and games as above)
 };
 
-constexpr const char* kMergeJoins = "merge joins results, compare and sweep files";
+constexpr const char* kMergeJoins = "merge joins results, ceiling, compare and sweep files";
 
 // A file of another of the program's formats, named as such: the JSON library's message
 // about a game log's second line would say nothing useful.
