@@ -70,7 +70,7 @@ const std::vector<BadCall>& bad_calls() {
       {{"sweep", "--first-game", "9223372036854775800", "--games", "10"}, "the games must end at index"},
       {{"positions", "--first-game", "9223372036854775807", "--games", "2", "--out", "p.bin"},
        "the games must end at index"},
-      {{"analyse", "--first-game", "9223372036854775807", "--games", "2"}, "the games must end at index"},
+      {{"analyse", "--placement", "greedy", "--first-game", "9223372036854775807", "--games", "2"}, "the games must end at index"},
       {{"run", "--colors", "1"}, "--colors"},
       {{"run", "--colors", "7"}, "--colors"},
       {{"run", "--colors", "three"}, "--colors"},
