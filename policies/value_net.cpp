@@ -4,6 +4,7 @@
 #include <atomic>
 #include <bit>
 #include <charconv>
+#include <cmath>
 #include <stdexcept>
 
 namespace carc {
@@ -28,7 +29,7 @@ class Lines {
     words.clear();
     if (at_ >= text_.size()) return false;
     std::size_t end = text_.find('\n', at_);
-    if (end == std::string_view::npos) bad("the last line has no newline");
+    if (end == std::string_view::npos) bad("the file is truncated (its last line has no newline)");
     std::string_view line = text_.substr(at_, end - at_);
     at_ = end + 1;
     std::size_t i = 0;
@@ -63,14 +64,22 @@ float to_float(std::string_view w) {
   return std::bit_cast<float>(bits);
 }
 
-// `words` is `key` followed by `n` floats.
-std::vector<float> floats(const std::vector<std::string_view>& words, std::string_view key, std::size_t n) {
+// The next line, `key` followed by `n` finite floats (a NaN or an infinity would play on,
+// quietly worse: refused like any other damage).
+std::vector<float> floats(Lines& lines, std::string_view key, std::size_t n) {
+  std::vector<std::string_view> words;
+  if (!lines.next(words)) bad("the file is truncated: it ends before the line `" + std::string(key) + "`");
   if (words.empty() || words[0] != key) bad("expected the line `" + std::string(key) + "`");
   if (words.size() != n + 1)
     bad("`" + std::string(key) + "` has " + std::to_string(words.size() - 1) + " values, expected " +
         std::to_string(n));
   std::vector<float> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = to_float(words[i + 1]);
+  for (std::size_t i = 0; i < n; ++i) {
+    v[i] = to_float(words[i + 1]);
+    if (!std::isfinite(v[i]))
+      bad("`" + std::string(key) + "` value " + std::to_string(i + 1) + " (" + std::string(words[i + 1]) +
+          ") is " + (std::isnan(v[i]) ? "NaN" : "infinite") + ", not a finite number");
+  }
   return v;
 }
 
@@ -108,23 +117,19 @@ ValueNet ValueNet::parse(std::string_view text) {
   if (!lines.next(w) || w.size() != 2 || w[0] != "activation" || w[1] != "relu")
     bad("expected `activation relu`");
   const std::size_t in = std::size_t(net.sizes_[0]);
-  lines.next(w);
-  net.shift_ = floats(w, "input_shift", in);
-  lines.next(w);
-  net.scale_ = floats(w, "input_scale", in);
-  lines.next(w);
-  const std::vector<float> out = floats(w, "output", 2);
+  net.shift_ = floats(lines, "input_shift", in);
+  net.scale_ = floats(lines, "input_scale", in);
+  const std::vector<float> out = floats(lines, "output", 2);
   net.out_scale_ = out[0];
   net.out_shift_ = out[1];
   for (int l = 0; l < net.layers_; ++l) {
     const std::size_t a = std::size_t(net.sizes_[std::size_t(l)]), b = std::size_t(net.sizes_[std::size_t(l) + 1]);
-    lines.next(w);
-    net.weights_[std::size_t(l)] = floats(w, "weights", a * b);
-    lines.next(w);
-    net.biases_[std::size_t(l)] = floats(w, "bias", b);
+    net.weights_[std::size_t(l)] = floats(lines, "weights", a * b);
+    net.biases_[std::size_t(l)] = floats(lines, "bias", b);
   }
   const std::size_t hashed = lines.offset();
-  if (!lines.next(w) || w.size() != 2 || w[0] != "hash") bad("expected `hash HEX` after the last layer");
+  if (!lines.next(w)) bad("the file is truncated: it ends before the `hash` line");
+  if (w.size() != 2 || w[0] != "hash") bad("expected `hash HEX` after the last layer");
   net.hash_ = fnv1a64_hex(text.substr(0, hashed));
   if (w[1] != net.hash_)
     bad("the hash does not match the contents (file says " + std::string(w[1]) + ", contents give " +

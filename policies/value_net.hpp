@@ -23,7 +23,8 @@ class ValueNet {
   static constexpr int kMaxWidth = 256;   // units of any layer, inputs included
 
   // Reads a `carcsolo-value/1` text. Throws std::invalid_argument, with one line saying what
-  // is wrong, for anything else (a bad header, wrong counts, a hash that does not match).
+  // is wrong, for anything else (a bad header, wrong counts, a truncated file, a NaN or
+  // infinite number, a hash that does not match).
   static ValueNet parse(std::string_view text);
   // The built-in net (policies/value/default.net), parsed once.
   static const ValueNet& builtin();

@@ -178,6 +178,44 @@ TEST_CASE("merge: compare and sweep shards give the file of one run over their u
   }
 }
 
+TEST_CASE("compare --pairs all: every pair in the summary and the file, and shards merge") {
+  const auto command = with(kCompare, {"--pairs", "all"});
+  TempDir dir;
+  REQUIRE(run_matrix(dir, command, 0, 60, "a.json").status == 0);
+  REQUIRE(run_matrix(dir, command, 60, 40, "b.json").status == 0);
+  auto all = command;
+  all.insert(all.end(), {"--games", "100", "--threads", "2", "--out", "all.json"});
+  const Outcome whole = carc::test::run_carcsolo(all, dir.path());
+  REQUIRE(whole.status == 0);
+  for (const char* line : {"[1] - [0]: mean difference ", "[2] - [0]: mean difference ",
+                           "[2] - [1]: mean difference "})
+    CHECK(whole.out.find(line) != std::string::npos);
+  const json doc = load(dir, "all.json");
+  CHECK(doc["config"]["pairs"] == "all");
+  REQUIRE(doc["pair_differences"].size() == 3);
+  CHECK(doc["differences"].size() == 2);  // as without --pairs
+  const json& d12 = doc["pair_differences"][2];
+  CHECK(d12["first"] == 1);
+  CHECK(d12["second"] == 2);
+  CHECK(d12["sum"].get<std::int64_t>() ==
+        doc["differences"][1]["sum"].get<std::int64_t>() - doc["differences"][0]["sum"].get<std::int64_t>());
+  CHECK(d12["ci95"].size() == 2);
+  for (std::size_t k = 0; k < 2; ++k) CHECK(doc["pair_differences"][k] == doc["differences"][k]);
+  const Outcome m = merge(dir, {"b.json", "a.json", "--out", "merged.json"});
+  REQUIRE(m.status == 0);
+  CHECK(m.out.find("[2] - [1]: mean difference ") != std::string::npos);
+  CHECK(content(load(dir, "merged.json")) == content(doc));
+  // A file without every pair is of another study.
+  REQUIRE(run_matrix(dir, kCompare, 100, 20, "c.json").status == 0);
+  const Outcome mixed = merge(dir, {"a.json", "b.json", "c.json"});
+  CHECK(mixed.status == 2);
+  CHECK(mixed.err.find("config.pairs") != std::string::npos);
+  // Without --pairs: no pair_differences, no config.pairs.
+  const json plain = load(dir, "c.json");
+  CHECK_FALSE(plain.contains("pair_differences"));
+  CHECK_FALSE(plain["config"].contains("pairs"));
+}
+
 TEST_CASE("merge: the summary of merged compare files is compare's: means, paired differences, goals") {
   // heuristic's canonical spec is near 200 characters: the lines must neither be cut nor
   // print it (only what differs from the defaults).

@@ -147,6 +147,31 @@ TEST_CASE("play_matrix: a policy against itself draws every game") {
   CHECK(r.acc[0].games() == 600);
 }
 
+TEST_CASE("play_matrix: with all_pairs, every pair's difference after those against the first") {
+  MatrixRequest req;
+  req.configs = {config("random", "random"), config("greedy", "random"), config("random", "best")};
+  req.first_game = 3;
+  req.games = 200;
+  req.threads = 2;
+  const auto first = carc::sim::play_matrix(req);
+  req.all_pairs = true;
+  const auto all = carc::sim::play_matrix(req);
+  REQUIRE(first.diff.size() == 2);
+  REQUIRE(all.diff.size() == 3);
+  CHECK(carc::sim::matrix_pairs(3, true) ==
+        std::vector<std::pair<std::size_t, std::size_t>>{{0, 1}, {0, 2}, {1, 2}});
+  CHECK(carc::sim::matrix_pairs(3, false) == std::vector<std::pair<std::size_t, std::size_t>>{{0, 1}, {0, 2}});
+  CHECK(carc::sim::matrix_pairs(1, true).empty());
+  CHECK(all.diff[0].to_json() == first.diff[0].to_json());
+  CHECK(all.diff[1].to_json() == first.diff[1].to_json());
+  // (1, 2): game by game, the sum of third - second is the difference of the two sums.
+  const auto& d = all.diff[2];
+  CHECK(d.games() == 200);
+  CHECK(d.sum() == first.diff[1].sum() - first.diff[0].sum());
+  CHECK(d.wins() + d.draws() + d.losses() == 200);
+  CHECK(d.ci_half_width() > 0);
+}
+
 TEST_CASE("play_matrix: a stronger scoring order gives a difference whose CI excludes 0") {
   // as-found scores colour 0 first at the end and never looks at the scoreboard; a random
   // order is better on average (about +1.6 points over these games).

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <filesystem>
 #include <set>
 #include <string>
 #include <thread>
@@ -160,6 +161,59 @@ TEST_CASE("a tune space takes the start from the spec and checks every --param")
       CHECK(std::string(e.what()).find(names) != std::string::npos);
     }
   }
+}
+
+TEST_CASE("a tune space moves parameters that a canonical spec leaves out at their default") {
+  using carc::sim::TuneSpace;
+  // value's expect and replies, search's leaf, vfilter and vreplies: canonical specs leave
+  // them out at their defaults, yet each point must play its own value of them.
+  const TuneSpace e("value", {"expect=0..1"});
+  REQUIRE(e.params.size() == 1);
+  CHECK(e.params[0].start == 0);
+  CHECK(e.params[0].whole);
+  CHECK(e.spec({0}) == carc::canonical_placement("value"));
+  CHECK(e.spec({1}) == carc::canonical_placement("value:expect=1"));
+  CHECK(e.spec({1}) != e.spec({0}));
+
+  const TuneSpace r("value:expect=1", {"replies=1..3"});  // replies' default is 2
+  CHECK(r.params[0].start == 2);
+  CHECK(r.start_spec() == carc::canonical_placement("value:expect=1"));
+  CHECK(r.spec({3}) == carc::canonical_placement("value:expect=1,replies=3"));
+
+  const TuneSpace s("search", {"leaf=0..1", "vfilter=0..1", "vreplies=1..4"});
+  CHECK(s.params[2].start == 1);
+  CHECK(s.start_spec() == carc::canonical_placement("search"));
+  CHECK(s.spec({1, 1, 3}) == carc::canonical_placement("search:leaf=1,vfilter=1,vreplies=3"));
+}
+
+TEST_CASE("docs/tune.md lists exactly the whole-number parameters of every placement policy") {
+  const std::string doc =
+      carc::test::read_text(std::filesystem::path(CARCSOLO_SOURCE_DIR) / "docs" / "tune.md");
+  // The parenthesis after "`ParamInfo::whole`:" holds the list.
+  const auto from = doc.find("`ParamInfo::whole`:");
+  REQUIRE(from != std::string::npos);
+  const std::string para = doc.substr(from + 19, doc.find(')', from) - from - 19);
+  // "`search`'s `candidates`, `beam`; `mc`'s `rollouts`": each policy's keys up to the next ';'.
+  std::set<std::string> listed;
+  std::string policy;
+  for (std::size_t at = para.find('`'); at != std::string::npos; at = para.find('`', at)) {
+    const auto end = para.find('`', at + 1);
+    REQUIRE(end != std::string::npos);
+    const std::string word = para.substr(at + 1, end - at - 1);
+    const bool owner = para.compare(end + 1, 2, "'s") == 0;
+    if (owner)
+      policy = word;
+    else
+      listed.insert(policy + "." + word);
+    at = end + 1;
+    const auto semi = para.find(';', at), next = para.find('`', at);
+    if (semi != std::string::npos && semi < next) policy.clear();
+  }
+  std::set<std::string> whole;
+  for (const auto& p : carc::placement_policies())
+    for (const auto& i : p.params)
+      if (i.whole) whole.insert(p.name + "." + i.key);
+  CHECK(listed == whole);
 }
 
 TEST_CASE("the whole-number flag of every placement parameter matches what its factory takes") {
@@ -329,6 +383,30 @@ TEST_CASE("tune tunes whole-number parameters of search on a tiny budget") {
       CHECK(p != m);
     }
   CHECK(carc::canonical_placement(doc["final"]["placement"].get<std::string>()) == doc["final"]["placement"]);
+}
+
+TEST_CASE("tune moves value's expect: plus and minus play different specs, recorded in each step") {
+  TempDir d;
+  const auto r = carc::test::run_carcsolo(
+      {"tune", "--placement", "value", "--param", "expect=0..1", "--budget", "200", "--batch", "20",
+       "--checks", "1", "--check-games", "20", "--verify-games", "0", "--threads", "2", "-q", "--out", "t.json"},
+      d.path());
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const json doc = json::parse(carc::test::read_text(d / "t.json"));
+  REQUIRE(doc["steps"].size() == 4);
+  bool moved = false;
+  for (const auto& s : doc["steps"]) {
+    const std::string plus = s["plus_placement"], minus = s["minus_placement"];
+    // What the file says was played is the canonical spec of the step's point.
+    CHECK(plus == carc::canonical_placement("value:expect=" + s["plus"]["expect"].dump()));
+    CHECK(minus == carc::canonical_placement("value:expect=" + s["minus"]["expect"].dump()));
+    CHECK(plus != minus);
+    moved = moved || s["difference"].get<double>() != 0;
+  }
+  CHECK(moved);  // the same policy at both points would give 0 at every step
+  CHECK(doc["trajectory"][1]["placement"] ==
+        carc::canonical_placement("value:expect=" + doc["trajectory"][1]["params"]["expect"].dump()));
 }
 
 TEST_CASE("an interrupted tune keeps its trajectory, marked interrupted") {

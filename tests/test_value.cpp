@@ -99,6 +99,17 @@ TEST_CASE("value net: a file that is not exactly what was trained is refused wit
   const std::size_t bias = short_row.find("\nbias ") + 6;
   short_row.erase(bias, 9);  // one value fewer
   CHECK(refused(short_row, "values, expected"));
+  // A NaN or an infinity, with a hash that matches: it would play on, quietly worse.
+  for (const char* bits : {"7fc00000", "7f800000", "ff800000"}) {
+    const std::string poisoned = test::rehashed_net(good, [&](std::string& t) {
+      t.replace(t.find("\nweights ") + 9, 8, bits);
+    });
+    CHECK(refused(poisoned, std::string(bits) + ") is "));
+  }
+  // Cut mid-line, or at a line's end: truncated.
+  CHECK(refused(good.substr(0, good.find("\nbias ") + 20), "truncated"));
+  CHECK(refused(good.substr(0, good.find("\nbias ") + 1), "truncated"));
+  CHECK(refused(good.substr(0, good.rfind("hash ")), "truncated"));
   CHECK_NOTHROW((void)ValueNet::parse(good));
 }
 
@@ -306,6 +317,18 @@ TEST_CASE("value net: --value-net FILE plays the file's net and records its hash
   const std::string header = test::read_text(dir / "p.bin").substr(0, test::read_text(dir / "p.bin").find('\n'));
   CHECK(nlohmann::json::parse(header)["config"]["value_net"]["source"] == "file");
 
+  // The summaries name what played: run's header the net, positions' the short spec.
+  const test::Outcome shown = test::run_carcsolo(
+      {"run", "--placement", "value", "--games", "1", "--threads", "1", "--value-net", "flipped.net"}, dir.path());
+  REQUIRE(shown.status == 0);
+  const std::string head = shown.out.substr(0, shown.out.find('\n'));
+  CHECK(head.find("value net flipped.net (hash " + flipped_hash.substr(0, 8) + ")") != std::string::npos);
+  const test::Outcome listed = test::run_carcsolo(
+      {"positions", "--placement", "value", "--games", "1", "--threads", "1", "--out", "p2.bin"}, dir.path());
+  REQUIRE(listed.status == 0);
+  CHECK(listed.out.rfind("carcsolo positions: value / ", 0) == 0);
+  CHECK(listed.out.find("candidates=") == std::string::npos);
+
   // Bad files: one line naming the option and the file, exit status 2, nothing written.
   REQUIRE(test::run_carcsolo({"run", "--placement", "heuristic", "--games", "1", "-q", "--log", "g.jsonl"},
                              dir.path()).status == 0);
@@ -318,7 +341,12 @@ TEST_CASE("value net: --value-net FILE plays the file's net and records its hash
       {"replay", "--placement", "value"},
       {"bench", "--placement", "value"},
   };
-  for (const char* file : {"bad.net", "missing.net"})
+  test::write_text(dir / "nan.net", test::rehashed_net(builtin_text(), [](std::string& t) {
+    t.replace(t.find("\nweights ") + 9, 8, "7fc00000");
+  }));
+  test::write_text(dir / "cut.net", builtin_text().substr(0, builtin_text().find("\nbias ") + 20));
+  test::fs::create_directory(dir / "adir.net");
+  for (const char* file : {"bad.net", "missing.net", "nan.net", "cut.net", "adir.net"})
     for (auto args : commands) {
       args.insert(args.end(), {"--value-net", file});
       INFO(args[0] << " " << file);
@@ -328,6 +356,11 @@ TEST_CASE("value net: --value-net FILE plays the file's net and records its hash
       CHECK(o.err.find(std::string("--value-net")) != std::string::npos);
       CHECK(o.err.find(file) != std::string::npos);
       CHECK(!test::fs::exists(dir / "out.json"));
+      const std::string why = file == std::string("nan.net")    ? "is NaN, not a finite number"
+                              : file == std::string("cut.net")  ? "truncated"
+                              : file == std::string("adir.net") ? "is a directory"
+                                                                : "";
+      CHECK(o.err.find(why) != std::string::npos);
     }
 }
 

@@ -244,6 +244,11 @@ std::string policies_text(const RunConfig& rc) {
   return short_placement_spec(rc.placement_policy) + " / " + short_scoring_spec(rc.scoring_policy);
 }
 
+std::string value_net_text(const RunConfig& rc) {
+  if (rc.value_net_source != "file") return "";
+  return ", value net " + rc.value_net_path + " (hash " + rc.value_net_hash.substr(0, 8) + ")";
+}
+
 std::string rate_text(double per_second) {
   char buf[64];
   if (per_second >= 999.5 || per_second == 0)
@@ -317,6 +322,9 @@ void select_value_net(const std::string& path, RunConfig& rc) {
     rc.value_net_source = "built-in";
     return;
   }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw UsageError("--value-net " + path + ": is a directory, not a carcsolo-value/1 file");
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   if (in) text << in.rdbuf();
@@ -411,11 +419,22 @@ void RangeOptions::add_to(po::options_description& d, const char* games_help) {
       ("threads", po::value(&threads)->default_value(threads), "worker threads per process (default: all cores; under mpirun the cores mpirun lets a process use, often 1: see docs/large-runs.md)");
 }
 
-std::uint64_t RangeOptions::game_count(std::uint64_t at_least) const {
-  return parse_count("games", games, at_least, limit);
+void check_game_range(std::uint64_t first, std::uint64_t games) {
+  if (games > 0 && (first > kMaxGameIndex || games - 1 > kMaxGameIndex - first))
+    throw UsageError("--first-game " + std::to_string(first) + " with --games " + std::to_string(games) +
+                     ": the games must end at index " + std::to_string(kMaxGameIndex) +
+                     " at most (the largest game replay takes)");
 }
 
-std::uint64_t RangeOptions::first_game() const { return parse_count("first-game", first, 0, limit); }
+std::uint64_t RangeOptions::game_count(std::uint64_t at_least) const {
+  const std::uint64_t n = parse_count("games", games, at_least, limit);
+  check_game_range(first_game(), n);
+  return n;
+}
+
+std::uint64_t RangeOptions::first_game() const {
+  return parse_count("first-game", first, 0, kMaxGameIndex);
+}
 
 int RangeOptions::thread_count() const { return int(parse_count("threads", threads, 1, 1024)); }
 

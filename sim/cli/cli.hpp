@@ -97,6 +97,9 @@ std::string shell_word(const std::string& w);
 // "P / Q": a configuration's policies as summaries print them, each with only the
 // parameters that differ from their defaults (short_placement_spec).
 std::string policies_text(const RunConfig& rc);
+// ", value net FILE (hash 0123abcd)" when --value-net gave one, else empty: a summary's
+// header names what played.
+std::string value_net_text(const RunConfig& rc);
 
 // A rate for a summary, rounded as people read it: three significant figures below 1000
 // ("7.21", "45.7", "512"), whole numbers above ("320412").
@@ -135,8 +138,15 @@ struct GameOptions {
 // --colors must equal (a UsageError otherwise) and which becomes g.colors.
 Stacks read_deal_option(const std::string& path, const po::variables_map& vm, GameOptions& g);
 
+// The largest game index any command plays or replays (`replay --game`'s limit): a range
+// of games must end at or below it, so that every game a file names can be replayed.
+inline constexpr std::uint64_t kMaxGameIndex = UINT64_MAX / 2;
+// A UsageError when games [first, first + games) pass kMaxGameIndex.
+void check_game_range(std::uint64_t first, std::uint64_t games);
+
 // The options every command over a game range takes: --games (its default given),
-// --first-game, --threads. --games and --first-game are at most `limit`.
+// --first-game, --threads. --games is at most `limit`; --first-game and the last game
+// (--first-game + --games - 1, checked by game_count) at most kMaxGameIndex.
 struct RangeOptions {
   std::string games, first = "0", threads;
   std::uint64_t limit;

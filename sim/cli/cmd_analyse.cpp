@@ -266,6 +266,7 @@ int cmd_analyse(const Args& args, Embedding* embed) {
     rc.seed = opt.seed;
     rc.first_game = parse_count("first-game", o.first_game, 0, UINT64_MAX / 2);
     rc.games = vm.count("games") ? parse_count("games", o.games, 1, 1000000) : 10;
+    check_game_range(rc.first_game, rc.games);
     if (!o.out.empty() && !o.log.empty() && same_path(o.out, o.log))
       throw UsageError("--out and --log must name different files (both are '" + o.out + "')");
   }

@@ -77,11 +77,14 @@ void print_compare_table(std::ostream& os, const std::vector<RunConfig>& cfg, co
     os << "  [" << k << "] " << policies_text(cfg[k]) << ": mean " << fmt("%.3f ± %.3f", a.mean(), a.ci_half_width())
        << ", p10/p50/p90 " << a.quantile(10) << "/" << a.quantile(50) << "/" << a.quantile(90) << "\n";
   }
-  for (std::size_t k = 1; k < cfg.size(); ++k) {
-    const PairedDiff& d = r.diff[k - 1];
-    os << "[" << k << "] - [0]: mean difference " << fmt("%+.3f ± %.3f", d.mean(), d.ci_half_width())
+  // Each later run against the first; with --pairs all, every other pair after them.
+  const auto pairs = matrix_pairs(cfg.size(), r.diff.size() + 1 > cfg.size());
+  for (std::size_t i = 0; i < pairs.size() && i < r.diff.size(); ++i) {
+    const PairedDiff& d = r.diff[i];
+    const std::string a = std::to_string(pairs[i].first), b = std::to_string(pairs[i].second);
+    os << "[" << b << "] - [" << a << "]: mean difference " << fmt("%+.3f ± %.3f", d.mean(), d.ci_half_width())
        << fmt(" (95%% CI [%.3f, %.3f])", d.mean() - d.ci_half_width(), d.mean() + d.ci_half_width())
-       << "; per game [" << k << "] wins " << d.wins() << ", draws " << d.draws() << ", loses "
+       << "; per game [" << b << "] wins " << d.wins() << ", draws " << d.draws() << ", loses "
        << d.losses() << "\n";
   }
   // Every goal: each policy's rate, then each paired difference against [0] with its 95% CI.
@@ -116,7 +119,7 @@ int cmd_compare(const Args& args, Embedding* embed) {
   RangeOptions range("10000", UINT64_MAX / 4);
   std::vector<std::string> placement, scoring;
   std::vector<std::string> until_ci;
-  std::string max_games, out, per_game, sprt, sprt_alpha = "0.05", sprt_beta = "0.05";
+  std::string max_games, out, per_game, sprt, sprt_alpha = "0.05", sprt_beta = "0.05", pairs = "first";
   po::options_description d(
       "carcsolo compare: play policies on the same seeded games and report paired differences\n\nOptions");
   d.add_options()("help,h", "show this help")
@@ -137,6 +140,9 @@ int cmd_compare(const Args& args, Embedding* embed) {
        "--games caps (default then 1000000). Exactly two policies")
       ("sprt-alpha", po::value(&sprt_alpha), "--sprt's chance of accepting H1 when H0 holds (default 0.05)")
       ("sprt-beta", po::value(&sprt_beta), "--sprt's chance of accepting H0 when H1 holds (default 0.05)")
+      ("pairs", po::value(&pairs)->default_value(pairs),
+       "first: each policy's paired difference against the first; all: every pair's (summary and "
+       "the file's pair_differences; --until-ci then holds for every pair)")
       ("max-games", po::value(&max_games), "the old spelling of --until-ci's cap, kept working: with it, --games is the first batch (default 10000); prefer --games N alone as the cap")
       ("dry-run", "play a few seconds' worth, print the games/s measured and the whole run's estimated time; write nothing")
       ("out", po::value(&out), "write the comparison JSON (carcassonne-solo-compare/1) to FILE")
@@ -144,7 +150,7 @@ int cmd_compare(const Args& args, Embedding* embed) {
       ("quiet,q", "no summary on stdout");
   const auto vm = parse(d, args);
   if (vm.count("help")) {
-    std::cout << d << "\nDifferences are of each later policy against the first, game by game.\n"
+    std::cout << d << "\nDifferences are of each later policy against the first (--pairs all: of every pair), game by game.\n"
               << "Example: carcsolo compare --placement random --placement greedy --games 100000\n"
               << "Example: carcsolo compare --placement greedy --placement heuristic --sprt 0,1\n";
     return 0;
@@ -153,6 +159,8 @@ int cmd_compare(const Args& args, Embedding* embed) {
   study.format = kCompareFormat;
   study.configs = policy_configs(g.resolve(), placement, scoring);
   study.first_game = range.first_game();
+  if (pairs != "first" && pairs != "all") throw UsageError("--pairs must be first or all (got '" + pairs + "')");
+  study.all_pairs = pairs == "all";
   study.ci_rules = parse_until_ci(until_ci);
   const bool adaptive = !study.ci_rules.empty();
   const bool sequential = vm.count("sprt") > 0;
@@ -174,6 +182,7 @@ int cmd_compare(const Args& args, Embedding* embed) {
   if (vm.count("max-games")) {
     study.ci_first_batch = range.game_count(2);
     cap = parse_count("max-games", max_games, study.ci_first_batch, UINT64_MAX / 4);
+    check_game_range(study.first_game, cap);
   } else {
     if ((adaptive || sequential) && vm["games"].defaulted()) range.games = kUntilCiGamesDefault;
     cap = range.game_count(2);

@@ -31,19 +31,46 @@ struct Shard {
   CeilingFile ceiling;  // ceiling files (config, first_game and games as above)
 };
 
+constexpr const char* kMergeJoins = "merge joins results, ceiling, compare and sweep files";
+
+// A file of another of the program's formats, named as such: the JSON library's message
+// about a game log's second line would say nothing useful.
+[[noreturn]] void not_mergeable(const std::string& path, const std::string& format) {
+  if (format == "carcassonne-solo-log/1")
+    throw UsageError(path + " is a game log (" + format + "), not a results file; " + kMergeJoins);
+  throw UsageError(path + " is a " + format + " file, not a results file; " + kMergeJoins);
+}
+
+// The `format` of the first line when it is a JSON object naming one (a JSON Lines file).
+std::string first_line_format(const std::string& text) {
+  const nlohmann::json first = nlohmann::json::parse(text.substr(0, text.find('\n')), nullptr, false);
+  if (first.is_object() && first.contains("format") && first["format"].is_string())
+    return first["format"].get<std::string>();
+  return "";
+}
+
 nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError("cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
   try {
-    return nlohmann::json::parse(in);
-  } catch (const std::exception& e) {  // also a read error: a directory, say
+    if (in.bad()) throw std::runtime_error("a read error");  // a directory, say
+    return nlohmann::json::parse(text.str());
+  } catch (const std::exception& e) {
+    const std::string format = first_line_format(text.str());
+    if (!format.empty()) not_mergeable(path, format);
     throw UsageError(path + ": not JSON (" + e.what() + ")");
   }
 }
 
 Shard read_shard(const std::string& path) {
   const nlohmann::json doc = read_json(path);
-  const std::string format = doc.is_object() ? doc.value("format", "") : "";
+  const std::string format =
+      doc.is_object() && doc.contains("format") && doc["format"].is_string() ? doc["format"].get<std::string>() : "";
+  if (format.rfind("carcassonne-solo-", 0) == 0 && format != kResultsFormat && format != kCompareFormat &&
+      format != kSweepFormat)
+    not_mergeable(path, format);
   Shard s;
   s.path = path;
   if (format == kCompareFormat && doc.contains("sprt"))

@@ -138,7 +138,8 @@ int cmd_positions(const Args& args) {
   if (!vm.count("quiet")) {
     char rate[64];
     std::snprintf(rate, sizeof rate, "%.0f", r.seconds > 0 ? double(r.rows) / r.seconds : 0.0);
-    std::cout << "carcsolo positions: " << rc.placement_policy << " / " << rc.scoring_policy << ", "
+    std::cout << "carcsolo positions: " << short_placement_spec(rc.placement_policy) << " / "
+              << short_scoring_spec(rc.scoring_policy) << ", "
               << (mix ? std::string("mixed colours and meeples")
                       : std::to_string(rc.colors) + " colours x " + std::to_string(rc.meeples) + " meeples")
               << ", seed " << rc.seed << (r.partial ? "  (interrupted: partial)" : "") << "\n"

@@ -147,7 +147,7 @@ int cmd_run(const Args& args, Embedding* embed) {
   }
   // The summary: on stdout, or handed to the caller that embeds the command.
   std::ostringstream summary;
-  summary << "carcsolo run: " << policies_text(rc) << ", " << rc.colors
+  summary << "carcsolo run: " << policies_text(rc) << value_net_text(rc) << ", " << rc.colors
           << " colours x " << rc.meeples << " meeples, "
           << (given ? "deal " + deal_path + " in every game, policies' streams of seed "
                     : std::string("seed "))

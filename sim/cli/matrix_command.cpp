@@ -22,6 +22,7 @@ MatrixCommand::MatrixCommand(const MatrixStudy& study, std::uint64_t games, int 
   req.games = games;
   req.threads = threads;
   req.stop = &g_stop;
+  req.all_pairs = study.all_pairs;
   if (!per_game.empty() || (embed && embed->keep_games)) req.per_game = &rows;
   if (embed) req.makers = embed->makers;
   if (::isatty(STDERR_FILENO) && !embed) req.progress = std::move(progress);

@@ -73,6 +73,7 @@ json compare_config(const MatrixStudy& s, std::uint64_t games) {
                  {"first_game", s.first_game}, {"games", games}, {"policies", policies}};
   add_value_net(c0, config);
   add_until_ci(s, config);
+  if (s.all_pairs) config["pairs"] = "all";
   return config;
 }
 
@@ -182,6 +183,22 @@ void read_compare(const json& doc, const json& config, MatrixFile& f) {
     f.outcome.diff.push_back(PairedDiff::from_json(diffs[k], at));
     if (f.outcome.diff.back().games() != f.outcome.games_done) fail(f.study, at + ".games", "differs from config.games");
   }
+  if (!config.contains("pairs")) return;
+  if (read<std::string>(f.study, config, "config.pairs") != "all") fail(f.study, "config.pairs", "expected \"all\"");
+  f.study.all_pairs = true;
+  const auto pairs = matrix_pairs(f.study.configs.size(), true);
+  const json& all = member(f.study, doc, "pair_differences");
+  if (!all.is_array() || all.size() != pairs.size())
+    fail(f.study, "pair_differences", "expected one entry per pair of runs");
+  for (std::size_t i = f.outcome.diff.size(); i < pairs.size(); ++i) {
+    const std::string at = "pair_differences[" + std::to_string(i) + "]";
+    if (read<std::size_t>(f.study, all[i], at + ".first") != pairs[i].first ||
+        read<std::size_t>(f.study, all[i], at + ".second") != pairs[i].second)
+      fail(f.study, at, "expected run " + std::to_string(pairs[i].second) + " against run " +
+                            std::to_string(pairs[i].first));
+    f.outcome.diff.push_back(PairedDiff::from_json(all[i], at));
+    if (f.outcome.diff.back().games() != f.outcome.games_done) fail(f.study, at + ".games", "differs from config.games");
+  }
 }
 
 void read_sweep(const json& doc, const json& config, MatrixFile& f) {
@@ -239,6 +256,17 @@ json matrix_document(const MatrixStudy& study, const MatrixOutcome& r, int threa
     }
     doc["difference"] = diffs[0];
     doc["differences"] = diffs;
+    if (study.all_pairs) {
+      json all = json::array();
+      const auto pairs = matrix_pairs(study.configs.size(), true);
+      for (std::size_t i = 0; i < pairs.size(); ++i) {
+        auto j = r.diff[i].to_json();
+        j["first"] = pairs[i].first;
+        j["second"] = pairs[i].second;
+        all.push_back(j);
+      }
+      doc["pair_differences"] = all;
+    }
   } else {
     doc["config"] = sweep_config(study, r.games_done);
     doc["targets"] = closest_runs(study, runs);
@@ -303,6 +331,7 @@ std::string study_difference(const MatrixStudy& a, const MatrixStudy& b) {
   }
   if (a.ci_rules != b.ci_rules) return "config.until_ci";
   if (a.ci_cap != b.ci_cap) return "config.max_games";
+  if (a.all_pairs != b.all_pairs) return "config.pairs";
   if (a.targets.size() != b.targets.size()) return "targets";
   for (std::size_t i = 0; i < a.targets.size(); ++i)
     if (a.targets[i].key != b.targets[i].key || a.targets[i].value != b.targets[i].value)

@@ -41,6 +41,11 @@ struct MatrixStudy {
   // (sprt_record). Not read back: `merge` refuses such files.
   std::optional<SprtTest> sprt;
   std::uint64_t sprt_cap = 0;
+  // compare --pairs all: the paired difference of every pair of runs, not only of each
+  // against the first. Written as config.pairs "all" (absent otherwise) and the document's
+  // `pair_differences`: every pair (first < second) in matrix_pairs order, each as
+  // `differences` writes one; `differences` stays each run against the first.
+  bool all_pairs = false;
   // sweep: the lists (configs: placement outer, then colours, meeples inner) and the
   // targets. One placement: the file has no `config.placements` (as before there were more).
   std::vector<std::string> placements;

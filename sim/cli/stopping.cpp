@@ -69,6 +69,21 @@ std::vector<CiRule> parse_until_ci(const std::vector<std::string>& specs) {
   return rules;
 }
 
+namespace {
+// An error rate: above 0 and below 1, both ends excluded (parse_real's "at most 1" would
+// promise 1).
+double error_rate(const std::string& opt, const std::string& text) {
+  double v = 0;
+  try {
+    v = parse_real(opt, text, 0, 1, true);
+  } catch (const UsageError&) {
+    v = 1;
+  }
+  if (v >= 1) throw UsageError("--" + opt + " must be a number above 0 and below 1 (got '" + text + "')");
+  return v;
+}
+}  // namespace
+
 SprtTest parse_sprt(const std::string& spec, const std::string& alpha, const std::string& beta) {
   SprtTest t;
   const auto comma = spec.find(',');
@@ -79,11 +94,10 @@ SprtTest parse_sprt(const std::string& spec, const std::string& alpha, const std
   if (!(t.d0 < t.d1))
     throw UsageError("--sprt D0,D1 needs D0 < D1 (H0: the mean difference is at most D0, H1: at least D1) "
                      "(got '" + spec + "')");
-  t.alpha = parse_real("sprt-alpha", alpha, 0, 1, true);
-  t.beta = parse_real("sprt-beta", beta, 0, 1, true);
-  if (t.alpha >= 1 || t.beta >= 1 || t.alpha + t.beta >= 1)
-    throw UsageError("--sprt-alpha and --sprt-beta must each be below 1 and add up to less than 1 (got " +
-                     alpha + " and " + beta + ")");
+  t.alpha = error_rate("sprt-alpha", alpha);
+  t.beta = error_rate("sprt-beta", beta);
+  if (t.alpha + t.beta >= 1)
+    throw UsageError("--sprt-alpha and --sprt-beta must add up to less than 1 (got " + alpha + " and " + beta + ")");
   return t;
 }
 

@@ -63,10 +63,19 @@ TuneSpace::TuneSpace(const std::string& start_spec, const std::vector<std::strin
     throw UsageError(std::string("--placement: ") + e.what());
   }
   policy = canonical.substr(0, canonical.find(':'));
-  fixed = spec_values(canonical);
   std::vector<ParamInfo> info;
   for (const PolicyInfo& p : placement_policies())
     if (p.name == policy) info = p.params;
+  // Every registered parameter, at the value the spec gives or else its default: a canonical
+  // spec leaves out a parameter added later while it has its default, and a point must
+  // still be able to move it (else plus and minus would play the same policy).
+  const auto given = spec_values(canonical);
+  for (const ParamInfo& i : info) {
+    double v = i.default_value;
+    for (const auto& [k, x] : given)
+      if (k == i.key) v = x;
+    fixed.emplace_back(i.key, v);
+  }
   if (param_options.empty())
     throw UsageError("tune needs at least one --param KEY=LO..HI (a parameter of " + policy + " to tune)");
   for (const std::string& o : param_options) {
@@ -106,7 +115,7 @@ TuneSpace::TuneSpace(const std::string& start_spec, const std::vector<std::strin
       for (const SpsaParam& p : params) v.push_back(p.start);
       v[i] = bound;
       try {
-        canonical_placement(spec(v));
+        spec(v);
       } catch (const std::invalid_argument& e) {
         throw UsageError("--param " + param_options[i] + ": " + e.what());
       }
@@ -121,7 +130,7 @@ std::string TuneSpace::spec(const std::vector<double>& values) const {
       if (params[j].key == fixed[i].first) v = values[j];
     s += (i == 0 ? ":" : ",") + fixed[i].first + "=" + number_text(v);
   }
-  return s;
+  return canonical_placement(s);
 }
 
 std::string TuneSpace::start_spec() const {
@@ -205,7 +214,7 @@ nlohmann::json run_tune(const TuneSpace& space, TuneOptions opt, const ProgramIn
   start.placement_policy = space.start_spec();
   const auto config_at = [&](const std::vector<double>& v) {
     RunConfig c = opt.base;
-    c.placement_policy = canonical_placement(space.spec(v));
+    c.placement_policy = space.spec(v);
     return c;
   };
   MatrixRequest req;
@@ -268,6 +277,8 @@ nlohmann::json run_tune(const TuneSpace& space, TuneOptions opt, const ProgramIn
                             {"games", games},
                             {"plus", space.values_json(probe.plus)},
                             {"minus", space.values_json(probe.minus)},
+                            {"plus_placement", req.configs[1].placement_policy},
+                            {"minus_placement", req.configs[0].placement_policy},
                             {"difference", double(sum) / double(n)},
                             {"theta", space.values_json(spsa.theta())}});
     const std::vector<double> point = spsa.point();
@@ -298,7 +309,7 @@ nlohmann::json run_tune(const TuneSpace& space, TuneOptions opt, const ProgramIn
     std::fprintf(stderr, "\n");
   }
   const std::vector<double> final_point = spsa.point();
-  const std::string final_spec = canonical_placement(space.spec(final_point));
+  const std::string final_spec = space.spec(final_point);
   doc["final"] = {{"params", space.values_json(final_point)},
                   {"theta", space.values_json(spsa.theta())},
                   {"placement", final_spec},

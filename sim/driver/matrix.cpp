@@ -56,6 +56,7 @@ struct Worker {
   std::vector<std::unique_ptr<PlacementPolicy>> placement;
   std::vector<std::unique_ptr<ScoringPolicy>> scoring;
   std::vector<GameOutcome> outcome;
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;  // of part.diff
   MatrixOutcome part;
 
   explicit Worker(const MatrixRequest& req) : outcome(req.configs.size()) {
@@ -68,7 +69,8 @@ struct Worker {
     }
     const auto& configs = req.configs;
     part.acc.resize(configs.size());
-    part.diff.resize(configs.size() - 1);
+    pairs = matrix_pairs(configs.size(), req.all_pairs);
+    part.diff.resize(pairs.size());
     part.config_seconds.resize(configs.size());
   }
 
@@ -86,7 +88,8 @@ struct Worker {
       if (req.per_game)
         req.per_game->rows[(game - req.per_game->first_game) * configs.size() + k] = outcome[k];
     }
-    for (std::size_t k = 1; k < configs.size(); ++k) part.diff[k - 1].add(outcome[0], outcome[k]);
+    for (std::size_t i = 0; i < pairs.size(); ++i)
+      part.diff[i].add(outcome[pairs[i].first], outcome[pairs[i].second]);
   }
 };
 
@@ -129,7 +132,7 @@ struct Shared {
   // Every slot merged into `shown` (one thread calls it).
   const MatrixOutcome& gather() {
     shown.acc.assign(req.configs.size(), Accumulator{});
-    shown.diff.assign(req.configs.size() - 1, PairedDiff{});
+    shown.diff.assign(matrix_pairs(req.configs.size(), req.all_pairs).size(), PairedDiff{});
     shown.config_seconds.assign(req.configs.size(), 0.0);  // not shown
     for (std::size_t t = 0; t < parts.size(); ++t) {
       std::lock_guard lock(slots[t].m);
@@ -213,7 +216,7 @@ MatrixOutcome sum_of_parts(const Shared& s) {
   const std::size_t n_cfg = s.req.configs.size();
   MatrixOutcome out;
   out.acc.resize(n_cfg);
-  out.diff.resize(n_cfg - 1);
+  out.diff.resize(matrix_pairs(n_cfg, s.req.all_pairs).size());
   out.config_seconds.assign(n_cfg, 0.0);
   for (const auto& p : s.parts) {
     if (p.acc.empty()) continue;  // a thread that never ran
@@ -221,12 +224,19 @@ MatrixOutcome sum_of_parts(const Shared& s) {
       out.acc[k].merge(p.acc[k]);
       out.config_seconds[k] += p.config_seconds[k] / double(s.parts.size());
     }
-    for (std::size_t k = 0; k + 1 < n_cfg; ++k) out.diff[k].merge(p.diff[k]);
+    for (std::size_t k = 0; k < out.diff.size(); ++k) out.diff[k].merge(p.diff[k]);
   }
   return out;
 }
 
 }  // namespace
+
+std::vector<std::pair<std::size_t, std::size_t>> matrix_pairs(std::size_t configs, bool all) {
+  std::vector<std::pair<std::size_t, std::size_t>> v;
+  for (std::size_t i = 0; i < (all ? configs : std::min<std::size_t>(configs, 1)); ++i)
+    for (std::size_t j = i + 1; j < configs; ++j) v.emplace_back(i, j);
+  return v;
+}
 
 void MatrixOutcome::append(const MatrixOutcome& next) {
   if (acc.empty()) {

@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -27,7 +28,9 @@ namespace carc::sim {
 
 struct MatrixOutcome {
   std::vector<Accumulator> acc;  // per configuration
-  std::vector<PairedDiff> diff;  // diff[k - 1]: configuration k against configuration 0
+  // diff[k - 1]: configuration k against configuration 0; with MatrixRequest::all_pairs
+  // every pair follows, as matrix_pairs lists them.
+  std::vector<PairedDiff> diff;
   std::vector<double> config_seconds;  // wall time spent in each configuration's games
   // Game indices [first_game, first_game + games_done) are in every acc and diff.
   std::uint64_t games_done = 0;
@@ -95,7 +98,14 @@ struct MatrixRequest {
   PerGameRows* per_game = nullptr;  // when set: every game's outcome (one process only)
   const Stacks* deal = nullptr;     // when set: every game plays this deal (run --deal)
   PolicyMakers makers;
+  // Every pair's paired difference, not only each configuration's against the first
+  // (compare --pairs all): MatrixOutcome::diff as matrix_pairs(configs, true) lists them.
+  bool all_pairs = false;
 };
+
+// The pairs (first, second) whose differences second - first MatrixOutcome::diff holds, in
+// its order: (0, 1) ... (0, K-1), then with `all` (1, 2), (1, 3) ... (K-2, K-1).
+std::vector<std::pair<std::size_t, std::size_t>> matrix_pairs(std::size_t configs, bool all);
 
 // Plays the request; every process of an MPI job calls it with the same request and gets
 // the same outcome. Games go in blocks, dealt to the processes in turn; a stop request only
