@@ -306,9 +306,13 @@ Move Search::choose_reporting(const Observation& obs, std::span<const Placement>
     fresh.assign((asked_at.size() + 1) * std::size_t(heldout), 0.0);
     for (int d = 0; d < heldout; ++d) {
       deal_on(s, deals + d);
-      fresh[std::size_t(d)] = rollout(s, type, moves_[chosen], extra);
-      for (std::size_t a = 0; a < asked_at.size(); ++a)
-        fresh[(a + 1) * std::size_t(heldout) + std::size_t(d)] = rollout(s, type, moves_[asked_at[a]], extra);
+      const Rng start(extra() + std::uint64_t(d));  // every move of the deal meets the same stream
+      Rng r = start;
+      fresh[std::size_t(d)] = rollout(s, type, moves_[chosen], r);
+      for (std::size_t a = 0; a < asked_at.size(); ++a) {
+        r = start;
+        fresh[(a + 1) * std::size_t(heldout) + std::size_t(d)] = rollout(s, type, moves_[asked_at[a]], r);
+      }
     }
   }
 

@@ -132,7 +132,7 @@ json analysis_part(json doc) {
 TEST_CASE("an interrupted analyse keeps the games analysed so far, marked partial") {
   TempDir d;
   // (8 rollouts: a game takes about half a CPU-second, so some are done when it is stopped)
-  const std::vector<std::string> base = {"analyse", "--placement", "heuristic", "--scoring", "best", "--seed", "3",
+  const std::vector<std::string> base = {"analyse", "--analyser", "heuristic", "--placement", "heuristic", "--scoring", "best", "--seed", "3",
                                          "--rollouts", "8", "--threads", "1", "-q"};
   auto args = base;
   args.insert(args.end(), {"--games", "20", "--out", "an.json", "--log", "an.jsonl"});
@@ -165,7 +165,7 @@ TEST_CASE("an interrupted analyse of a log file keeps whole games; SIGHUP stops 
   REQUIRE(carc::test::run_carcsolo({"run", "--games", "20", "--seed", "4", "--placement", "heuristic", "--scoring",
                                     "best", "-q", "--log", "g.jsonl", "--log-games", "20"}, d.path()).status == 0);
   const int status =
-      interrupted_run(d, {"analyse", "g.jsonl", "--rollouts", "8", "--threads", "2", "-q", "--out", "a.json"}, SIGHUP, 1.5);
+      interrupted_run(d, {"analyse", "g.jsonl", "--analyser", "heuristic", "--rollouts", "8", "--threads", "2", "-q", "--out", "a.json"}, SIGHUP, 1.5);
   const std::string err = carc::test::read_text(d / "stderr");
   INFO("stderr: " << err);
   CHECK(status == 130);
@@ -176,16 +176,17 @@ TEST_CASE("an interrupted analyse of a log file keeps whole games; SIGHUP stops 
   const std::size_t kept = doc.at("games").size();
   CHECK(kept > 0);
   CHECK(kept < 20);
-  REQUIRE(carc::test::run_carcsolo({"analyse", "g.jsonl", "--rollouts", "8", "--threads", "1", "-q", "--games", std::to_string(kept),
+  REQUIRE(carc::test::run_carcsolo({"analyse", "g.jsonl", "--analyser", "heuristic", "--rollouts", "8", "--threads", "1", "-q", "--games", std::to_string(kept),
                                     "--out", "f.json"}, d.path()).status == 0);
   CHECK(analysis_part(json::parse(carc::test::read_text(d / "f.json"))) == analysis_part(doc));
 }
 
 TEST_CASE("an interrupted replay --analyse writes no page and leaves no temporary file") {
   TempDir d;
+  // 12 meeples: the game lasts until the tiles run out, so its analysis takes some seconds
   const int status = interrupted_run(d, {"replay", "--seed", "2", "--game", "1", "--placement", "heuristic",
-                                         "--analyse", "--html", "p.html", "--svg", "b.svg", "-q"},
-                                     SIGINT, 0.5);
+                                         "--meeples", "12", "--analyse", "--html", "p.html", "--svg", "b.svg", "-q"},
+                                     SIGINT, 0.3);
   const std::string err = carc::test::read_text(d / "stderr");
   INFO("stderr: " << err);
   CHECK(status == 130);

@@ -11,6 +11,12 @@
 #include "policies/candidates.hpp"
 #include "policies/policy.hpp"
 #include "policies/search.hpp"
+#include "sim/analysis/advice.hpp"
+#include "sim/analysis/analysis.hpp"
+#include "sim/analysis/search_analysis.hpp"
+#include "sim/driver/deal.hpp"
+#include "sim/driver/game.hpp"
+#include "sim/driver/stepper.hpp"
 #include "tests/seeded_games.hpp"
 
 namespace {
@@ -80,4 +86,78 @@ TEST_CASE("search's report: the valuer's move is choose()'s, the choice first wi
 TEST_CASE("search's report: a spec of another policy is refused") {
   CHECK_THROWS_AS(carc::SearchValuer("heuristic"), std::invalid_argument);
   CHECK_NOTHROW(carc::SearchValuer("search"));
+}
+
+
+TEST_CASE("advice by search: the first advice is search's choice, and analyse of the advised game finds it best with loss 0") {
+  carc::sim::AdviceOptions opt;
+  opt.analyser = carc::canonical_placement(kSpec);
+  opt.scoring = carc::canonical_scoring("best");
+  opt.seed = 3;
+  carc::sim::Advisor advisor(opt);
+  auto search = carc::make_placement_policy(kSpec);
+  carc::sim::Stacks deal = carc::sim::deal(3, 41, 0);
+  carc::sim::SteppedGame g(carc::sim::SteppedGame::AtTheTable{}, {3, 4}, opt.scoring, opt.seed);
+  int decisions = 0;
+  while (!g.over()) {
+    if (g.needs_draw()) {
+      g.draw(deal.pop(g.state().to_move()));
+      continue;
+    }
+    const int type = g.tile();
+    const auto ranked = advisor.advise(g.state(), type, g.legal());
+    REQUIRE(!ranked.empty());
+    // search itself, on the stream of this decision's key
+    carc::Rng rng(carc::sim::decision_key(opt.seed, 0, g.state().tiles_on_board() - 1), 0, carc::Stream::placement);
+    const Move own = search->choose(carc::Observation(g.state(), type), g.legal(), rng);
+    CHECK(carc::move_key(type, ranked[0].move) == carc::move_key(type, own));
+    for (std::size_t i = 0; i < ranked.size(); ++i) CHECK(ranked[i].rank == int(i));
+    g.play(ranked[0].move);
+    if (g.ordering()) g.order({});
+    ++decisions;
+  }
+  REQUIRE(decisions > 10);
+  carc::sim::AnalysisOptions a;
+  a.placement = opt.analyser;
+  a.seed = opt.seed;
+  a.heldout = 8;
+  const carc::sim::GameAnalysis an = carc::sim::analyse_game(g.log("advise"), 0, a);
+  REQUIRE(int(an.decisions.size()) == decisions);
+  CHECK(an.by_search);
+  for (const auto& d : an.decisions) {
+    CHECK(d.played == d.best);
+    CHECK(d.loss == 0);
+    CHECK(d.heldout == 0);  // the played move is the choice: measured against itself
+  }
+}
+
+TEST_CASE("analysis by search: a move other than the choice is valued on the choice's deals, paired, and held out") {
+  // The heuristic's games analysed by a small search: wherever the heuristic's move is not
+  // search's choice, its loss is the paired difference over every deal the choice saw (the
+  // choice's mean less the move's, both listed), and the held-out loss comes from fresh deals.
+  auto h = carc::make_placement_policy("heuristic");
+  auto s = carc::make_scoring_policy("best");
+  const auto log = carc::sim::play_logged_game({{3, 4}, 9, 1}, *h, *s, "heuristic", "best");
+  carc::sim::AnalysisOptions a;
+  a.placement = carc::canonical_placement(kSpec);
+  a.heldout = 6;
+  const carc::sim::GameAnalysis an = carc::sim::analyse_game(log, 0, a);
+  int differ = 0, held = 0;
+  for (const auto& d : an.decisions) {
+    REQUIRE(d.played >= 0);
+    REQUIRE(d.played < int(d.moves.size()));
+    CHECK(d.best == 0);
+    if (d.played == d.best) {
+      CHECK(d.loss == 0);
+      continue;
+    }
+    ++differ;
+    CHECK(d.loss == doctest::Approx(d.moves[0].mean - d.moves[std::size_t(d.played)].mean).epsilon(1e-9));
+    CHECK(d.loss_stderr >= 0);
+    CHECK(d.heldout_stderr >= 0);
+    held += d.heldout_stderr > 0 && d.heldout != d.loss;  // six fresh deals, other than the choice's
+    CHECK(d.own_loss == d.loss);      // the analysing player's own move is the choice
+  }
+  CHECK(differ > 5);
+  CHECK(held * 2 > differ);
 }

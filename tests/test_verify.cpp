@@ -344,7 +344,7 @@ TEST_CASE("carcsolo verify: an unfinished log is reported as such, exit 0; analy
   r = run_carcsolo({"verify", "b.jsonl"}, dir.path());
   CHECK(r.status == 1);
   CHECK(r.out.find("b.jsonl:1: game at the table: turn 2 (turns[2]): supply: expected [") != std::string::npos);
-  r = run_carcsolo({"analyse", "u.jsonl", "--rollouts", "1"}, dir.path());
+  r = run_carcsolo({"analyse", "u.jsonl", "--analyser", "heuristic", "--rollouts", "1"}, dir.path());
   CHECK(r.status == 2);
   CHECK(r.err ==
         "carcsolo analyse: u.jsonl:1: game ? (seed ?): not a consistent game log: end: unfinished: expected a finished game, got true "

@@ -7,7 +7,8 @@ import carcsolo
 
 
 def test_analyse_played_games_as_arrays(cli, tmp_path):
-    opts = dict(placement="greedy", scoring="best", games=3, seed=5, rollouts=2, candidates=3, threads=1)
+    opts = dict(analyser="heuristic", placement="greedy", scoring="best", games=3, seed=5, rollouts=2, candidates=3,
+                threads=1)
     a = carcsolo.analyse(**opts)
     assert a["format"] == "carcassonne-solo-analysis/1"
     assert a["aggregate"]["games"] == 3
@@ -32,7 +33,7 @@ def test_analyse_played_games_as_arrays(cli, tmp_path):
     per_game = [d["loss"][d["game"] == g].sum() for g in range(3)]
     assert np.mean(per_game) == pytest.approx(a["aggregate"]["loss_per_game"]["mean"])
     # the command line writes the same document; load_analysis reads it into the same arrays
-    cli("analyse", "--placement", "greedy", "--scoring", "best", "--games", 3, "--seed", 5, "--rollouts", 2,
+    cli("analyse", "--analyser", "heuristic", "--placement", "greedy", "--scoring", "best", "--games", 3, "--seed", 5, "--rollouts", 2,
         "--candidates", 3, "--threads", 2, "-q", "--out", tmp_path / "a.json")
     b = carcsolo.load_analysis(tmp_path / "a.json")
     assert b["games"] == a["games"] and b["aggregate"] == a["aggregate"]

@@ -254,7 +254,7 @@ GHOSTS = 3
 
 def make_analysis_pages(carcsolo, work):
     """Two games of a player, analysed (few rollouts: the page is tested, not the figures)."""
-    subprocess.run([carcsolo, "analyse", "--placement", "greedy", "--scoring", "best", "--games", "2", "--seed", "7",
+    subprocess.run([carcsolo, "analyse", "--analyser", "heuristic", "--placement", "greedy", "--scoring", "best", "--games", "2", "--seed", "7",
                     "--rollouts", "3", "--candidates", "5", "--threads", "1", "-q",
                     "--out", os.path.join(work, "a.json"), "--log", os.path.join(work, "g.jsonl")],
                    check=True, timeout=600)

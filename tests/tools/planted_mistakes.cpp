@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
     }
     ++planted;
     found += p.found();
-    std::printf("game %d: planted at turn %d (decision %d, worst of %d moves, %.2f below the best when planted); "
+    std::printf("game %d: planted at turn %d (decision %d, of %d moves, %.2f below the best when planted); "
                 "analysis there %.2f +- %.2f (rank %d); largest %.2f +- %.2f at turn %d: %s\n",
                 g, p.turn, p.decision, p.moves, p.cost, p.planted_loss, p.planted_stderr, p.planted_rank + 1,
                 p.largest_loss, p.largest_stderr, p.largest_turn, p.found() ? "found" : "missed");
