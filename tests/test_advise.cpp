@@ -446,7 +446,7 @@ TEST_CASE("carcsolo advise: quit after 5 moves writes the game so far, unfinishe
   CHECK(q.out.find("\nquit after 1 turn; no --log, nothing written\n") != std::string::npos);
 }
 
-TEST_CASE("carcsolo advise: undo takes back the last tile or move typed; undo then the same move gives the same log") {
+TEST_CASE("carcsolo advise: undo takes back the last tile or move typed, undo then the same move gives the same log") {
   carc::test::TempDir dir;
   const std::vector<std::string> turns = typed_turns(5);
   auto straight = advise_with(dir, joined(turns) + "quit\n");
@@ -475,7 +475,7 @@ TEST_CASE("carcsolo advise: undo takes back the last tile or move typed; undo th
   CHECK(n.err == "carcsolo advise: nothing to undo: no tile or move was typed yet\n");
 }
 
-TEST_CASE("carcsolo advise: a blank line asks again; prompts name the colour as the pictures do") {
+TEST_CASE("carcsolo advise: a blank line asks again, prompts name the colour as the pictures do") {
   carc::test::TempDir dir;
   const auto r = advise_with(dir, "\nV\n\n1\n", "--analyser heuristic --rollouts 1 -q");
   CHECK(r.status == 2);  // then the input ended

@@ -621,7 +621,7 @@ TEST_CASE("carcsolo analyse LOG: games of other colours or meeples are not aggre
                      d.path()).status == 0);
 }
 
-TEST_CASE("carcsolo replay --analysis: the entry of the log's configuration; a truncated file says so") {
+TEST_CASE("carcsolo replay --analysis: the entry of the log's configuration, a truncated file says so") {
   using carc::test::run_carcsolo;
   carc::test::TempDir d;
   const std::vector<std::string> common = {"--games", "2", "--seed", "5", "--analyser", "heuristic", "--rollouts", "2",

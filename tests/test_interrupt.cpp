@@ -160,7 +160,7 @@ TEST_CASE("an interrupted analyse keeps the games analysed so far, marked partia
   CHECK(analysis_part(again) == analysis_part(doc));
 }
 
-TEST_CASE("an interrupted analyse of a log file keeps whole games; SIGHUP stops it too") {
+TEST_CASE("an interrupted analyse of a log file keeps whole games, SIGHUP stops it too") {
   TempDir d;
   REQUIRE(carc::test::run_carcsolo({"run", "--games", "20", "--seed", "4", "--placement", "heuristic", "--scoring",
                                     "best", "-q", "--log", "g.jsonl", "--log-games", "20"}, d.path()).status == 0);

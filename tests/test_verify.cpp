@@ -329,7 +329,7 @@ TEST_CASE("verify: an unfinished log is consistent as far as it goes, and only c
   CHECK(r.bad->field == "unfinished");
 }
 
-TEST_CASE("carcsolo verify: an unfinished log is reported as such, exit 0; analyse refuses it in one line") {
+TEST_CASE("carcsolo verify: an unfinished log is reported as such, exit 0, analyse refuses it in one line") {
   using carc::test::run_carcsolo;
   carc::test::TempDir dir;
   carc::test::write_text(dir / "u.jsonl", unfinished_log(6).dump() + "\n" + logged(3, 4, 1).dump() + "\n");
