@@ -88,7 +88,8 @@ def test_bad_letters_and_untimely_calls_raise_one_clear_value_error():
     with pytest.raises(ValueError, match="colour 0 has tile C in hand: play it first"):
         g.draw("V")
     for kwargs, message in [(dict(k=0), "k must be at least 1"), (dict(analyser="heuristic", rollouts=0), "rollouts must be"),
-                            (dict(analyser="nope"), "nope"), (dict(candidates=-1), "candidates must be")]:
+                            (dict(analyser="nope"), "nope"), (dict(analyser="heuristic", candidates=-1), "candidates must be"),
+                            (dict(rollouts=8), "rollouts and candidates are for a rollout analyser")]:
         with pytest.raises(ValueError, match=message):
             g.advise(**kwargs)
     g.play(g.advise(1, analyser="heuristic", rollouts=2)[0])

@@ -189,7 +189,7 @@ int cmd_analyse(const Args& args, Embedding* embed) {
       ("placement", po::value(&o.placement),
        "with LOG: the analysing player (as --analyser). Without: the player whose games are played and analysed "
        "(a placement spec, see `carcsolo policies`)")
-      ("analyser", po::value(&o.analyser), "the analysing player (default search): a `search` spec values each decision by its own search "
+      ("analyser", po::value(&o.analyser), "the analysing player (default search:rollouts=72, search with three times its rollouts): a `search` spec values each decision by its own search "
        "(the played move on every re-deal search's choice saw, paired); any other player continues every rollout to the game's end")
       ("scoring", po::value(&o.scoring),
        "with LOG: scoring order of the rollouts, `log` (default: the log's when this program has it, else best) or a "
@@ -234,7 +234,7 @@ int cmd_analyse(const Args& args, Embedding* embed) {
   RunConfig rc;
   select_value_net(value_net, rc);  // before any policy is made (docs/value.md)
   try {
-    player = canonical_placement(!o.analyser.empty() ? o.analyser : !played && !o.placement.empty() ? o.placement : "search");
+    player = canonical_placement(!o.analyser.empty() ? o.analyser : !played && !o.placement.empty() ? o.placement : kAnalysisSearch);
     if (!played && !o.scoring.empty() && o.scoring != "log") opt.scoring = canonical_scoring(o.scoring);
     if (played) {
       rc.placement_policy = canonical_placement(o.placement);
