@@ -212,6 +212,33 @@ def paired_baseline(strong_sweep, baseline):
             and options(strong_sweep) == options(baseline))
 
 
+def search_headline_section(search, strong, headline):
+    """`search` at its defaults at the rules' setting (search-headline.json: shards of `run`
+    joined by `merge`, made apart from the study's steps, which would take half an hour of
+    two cores), beside the cheap strong setting and the heuristic's headline."""
+    c, prog = search["config"], search.get("program", {})
+    out = ["## Strong play at `search`'s defaults\n",
+           f'`search` / `{c["scoring_policy"].split(":")[0]}` at its defaults on games {game_range(c)} of seed '
+           f'{c["seed"]}, {c["colors"]} colours x {c["meeples"]} meeples, carcsolo built from commit '
+           f'{prog.get("git", "?")}{dirty_note(prog)}: the strongest player, the one behind `advise` and '
+           f'`analyse`. The cheap setting of the section below is its second rung.\n']
+    runs = [search] + [r for r in (strong, headline) if r]
+    out.append(table(["policy", "games", "mean [95% CI]", "p10 / p50 / p90", "no_meeple", "tiles_exhausted"],
+                     [(f"`{short(r)}`" if i else "`search`", f'{r["games"]:,}', mean_ci(r), quantiles(r),
+                       rate(r["end_reasons"]["no_meeple"]), rate(r["end_reasons"]["tiles_exhausted"]))
+                      for i, r in enumerate(runs)]))
+    out.append("\nThe 14 goals (share of games, Wilson 95% interval):\n")
+    names = ["`search`"] + [f"`{short(r)}`" for r in runs[1:]]
+    out.append(table(["goal"] + [f"{n} ({r['games']:,} games)" for n, r in zip(names, runs)],
+                     [[g] + [rate(r["goals"][g]) for r in runs] for g in GOALS]))
+    shards = search.get("performance", {}).get("shards", 0)
+    out.append("\nProduced by shards of `carcsolo run --placement search --scoring best --seed "
+               f'{c["seed"]} --first-game A --games N --threads 2 -q --out F`, joined by '
+               "`carcsolo merge F... --out results/search-headline.json`"
+               + (f" ({shards} shards)" if shards else "") + ".\n")
+    return "\n".join(out)
+
+
 def strong_section(strong, headline, strong_sweep, sweep, steps, label, baseline=None):
     """Strong play beside the heuristic: the headline's 14 goals and the difficulty sweep.
     label: the strong player's spec as the study gave it (STUDY_STRONG). baseline: the
@@ -519,6 +546,9 @@ def main():
         parts.append(sweep_section(sweep, steps))
     parts.append(goal_section(headline, compare))
     strong, strong_sweep = load(d, "strong-headline.json"), load(d, "strong-sweep.json")
+    search_headline = load(d, "search-headline.json")
+    if search_headline:
+        parts.append(search_headline_section(search_headline, strong, headline))
     if strong or strong_sweep:
         parts.append(strong_section(strong, headline, strong_sweep, sweep, steps,
                                     params.get("strong", "?"),
