@@ -212,7 +212,7 @@ def paired_baseline(strong_sweep, baseline):
             and options(strong_sweep) == options(baseline))
 
 
-def search_headline_section(search, strong, headline):
+def search_headline_section(search, strong, headline, strong_label="the cheap setting"):
     """`search` at its defaults at the rules' setting (search-headline.json: shards of `run`
     joined by `merge`, made apart from the study's steps, which would take half an hour of
     two cores), beside the cheap strong setting and the heuristic's headline."""
@@ -223,12 +223,12 @@ def search_headline_section(search, strong, headline):
            f'{prog.get("git", "?")}{dirty_note(prog)}: the strongest player, the one behind `advise` and '
            f'`analyse`. The cheap setting of the section below is its second rung.\n']
     runs = [search] + [r for r in (strong, headline) if r]
+    names = ["`search` (defaults)"] + ([f"`{strong_label}`"] if strong else []) + ([f"`{short(headline)}`"] if headline else [])
     out.append(table(["policy", "games", "mean [95% CI]", "p10 / p50 / p90", "no_meeple", "tiles_exhausted"],
-                     [(f"`{short(r)}`" if i else "`search`", f'{r["games"]:,}', mean_ci(r), quantiles(r),
+                     [(n, f'{r["games"]:,}', mean_ci(r), quantiles(r),
                        rate(r["end_reasons"]["no_meeple"]), rate(r["end_reasons"]["tiles_exhausted"]))
-                      for i, r in enumerate(runs)]))
+                      for n, r in zip(names, runs)]))
     out.append("\nThe 14 goals (share of games, Wilson 95% interval):\n")
-    names = ["`search`"] + [f"`{short(r)}`" for r in runs[1:]]
     out.append(table(["goal"] + [f"{n} ({r['games']:,} games)" for n, r in zip(names, runs)],
                      [[g] + [rate(r["goals"][g]) for r in runs] for g in GOALS]))
     shards = search.get("performance", {}).get("shards", 0)
@@ -548,7 +548,7 @@ def main():
     strong, strong_sweep = load(d, "strong-headline.json"), load(d, "strong-sweep.json")
     search_headline = load(d, "search-headline.json")
     if search_headline:
-        parts.append(search_headline_section(search_headline, strong, headline))
+        parts.append(search_headline_section(search_headline, strong, headline, params.get("strong", "?")))
     if strong or strong_sweep:
         parts.append(strong_section(strong, headline, strong_sweep, sweep, steps,
                                     params.get("strong", "?"),
