@@ -69,8 +69,10 @@ def main():
     ap.add_argument("--candidates", type=int, default=8)
     ap.add_argument("--advice-seed", type=int, default=1)
     a = ap.parse_args()
-    options = ["--colors", str(a.colors), "--meeples", str(a.meeples), "--analyser", a.analyser,
-               "--rollouts", str(a.rollouts), "--candidates", str(a.candidates),
+    # A search analyser values by its own search: no rollouts or candidates of the rollout analysis.
+    budget = [] if a.analyser.split(":")[0] == "search" else [
+        "--rollouts", str(a.rollouts), "--candidates", str(a.candidates)]
+    options = ["--colors", str(a.colors), "--meeples", str(a.meeples), "--analyser", a.analyser] + budget + [
                "--seed", str(a.advice_seed), "-q"]
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -90,9 +92,8 @@ def main():
             if any(d[:n] != s[:n] for d, s, n in zip(drawn, stacks, taken)):
                 problems.append("the log's draws are not the deal's")
             analysis = os.path.join(tmp, "analysis-%d.json" % seed)
-            subprocess.run([a.carcsolo, "analyse", log_path, "--placement", a.analyser, "--rollouts",
-                            str(a.rollouts), "--candidates", str(a.candidates), "--seed",
-                            str(a.advice_seed), "--out", analysis, "-q"], check=True)
+            subprocess.run([a.carcsolo, "analyse", log_path, "--placement", a.analyser] + budget +
+                           ["--seed", str(a.advice_seed), "--out", analysis, "-q"], check=True)
             with open(analysis) as f:
                 decisions = json.load(f)["games"][0]["analysis"]
             if len(decisions) != len(advice):
