@@ -4,6 +4,8 @@
 // checkpoints decide nothing (the file's record, the summary line, the command itself).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -240,12 +242,18 @@ TEST_CASE("compare --sprt stopped by a signal between checkpoints: inconclusive,
   // games (near half a CPU-second each) are slow enough that the signal comes long before
   // the first checkpoint of 100 games.
   carc::test::TempDir d;
+  // One search game's time on this build (a sanitizer build is many times slower): the
+  // signal comes after about ten games' worth of CPU time.
+  const auto start = std::chrono::steady_clock::now();
+  REQUIRE(carc::test::run_carcsolo({"run", "--placement", "search", "--games", "1", "--seed", "3", "--threads", "1", "-q"},
+                                   d.path()).status == 0);
+  const double one = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const pid_t pid = carc::test::spawn_carcsolo(
       {"compare", "--placement", "random", "--placement", "search", "--sprt", "0,20", "--seed", "3",
        "--threads", "2", "--out", "s.json"},
       d.path(), d / "stdout", d / "stderr");
   // Until it has played several games: its CPU time is the measure.
-  for (int i = 0; i < 6000 && carc::test::cpu_seconds(pid) < 2.0; ++i)
+  for (int i = 0; i < 60000 && carc::test::cpu_seconds(pid) < std::max(2.0, 10 * one); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   ::kill(pid, SIGINT);
   CHECK(carc::test::wait_status(pid) == 130);
