@@ -19,6 +19,7 @@
 #include "core/state.hpp"
 #include "policies/policy.hpp"
 #include "policies/value_net.hpp"
+#include "sim/analysis/search_analysis.hpp"
 #include "sim/driver/matrix.hpp"
 #include "sim/driver/mpi.hpp"
 
@@ -171,6 +172,14 @@ AtomicFile open_output(const std::string& opt, const std::string& path) {
   } catch (const std::runtime_error& e) {
     throw UsageError("--" + opt + ": " + e.what());
   }
+}
+
+void refuse_rollout_options(const po::variables_map& vm, const std::string& analyser) {
+  if (!is_search_spec(analyser)) return;
+  for (const char* name : {"rollouts", "candidates"})
+    if (vm.count(name))
+      throw UsageError(std::string("--") + name + " is for a rollout analyser (such as --analyser heuristic); " +
+                       "search's budget is in its spec (e.g. --analyser search:rollouts=48)");
 }
 
 int report_interrupted(const std::string& command, const std::string& done, const std::string& out) {

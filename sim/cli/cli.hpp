@@ -162,6 +162,10 @@ struct RangeOptions {
   int thread_count(const po::variables_map& vm, const std::string& command) const;
 };
 
+// --rollouts and --candidates belong to the rollout analysis: with a `search` analysing
+// player (which values moves by its own search) either one given is a UsageError.
+void refuse_rollout_options(const po::variables_map& vm, const std::string& analyser);
+
 // --per-game under mpirun is a UsageError (each process holds only its own games): every
 // process finds it alike, so all exit with status 2 and process 0 alone prints it.
 void refuse_per_game_under_mpirun(const std::string& per_game);

@@ -376,10 +376,7 @@ int cmd_advise(const Args& args) {
     throw UsageError(e.what());
   }
   const bool by_search = is_search_spec(opt.analyser);
-  for (const char* name : {"rollouts", "candidates"})
-    if (by_search && vm.count(name))
-      throw UsageError(std::string("--") + name + " is for a rollout analyser (such as --analyser heuristic); " +
-                       "search's budget is in its spec (e.g. --analyser search:rollouts=48)");
+  refuse_rollout_options(vm, opt.analyser);
   opt.rollouts = int(parse_count("rollouts", rollouts, 1, 100000));
   opt.candidates = int(parse_count("candidates", candidates, 0, kMaxMoves));
   opt.seed = parse_count("seed", seed, 0, UINT64_MAX);

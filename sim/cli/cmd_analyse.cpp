@@ -245,10 +245,7 @@ int cmd_analyse(const Args& args, Embedding* embed) {
   }
   opt.placement = player;
   const bool by_search = is_search_spec(player);
-  for (const char* name : {"rollouts", "candidates"})
-    if (by_search && vm.count(name))
-      throw UsageError(std::string("--") + name + " is for a rollout analyser (such as --analyser heuristic); " +
-                       "search's budget is in its spec (e.g. --analyser search:rollouts=48)");
+  refuse_rollout_options(vm, player);
   if (!by_search && vm.count("heldout"))
     throw UsageError("--heldout is for a search analyser (the default); a rollout analyser holds out half its rollouts");
   opt.rollouts = int(parse_count("rollouts", o.rollouts, 1, 100000));

@@ -55,10 +55,7 @@ int cmd_serve(const Args& args) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  for (const char* name : {"rollouts", "candidates"})
-    if (is_search_spec(opt.advice.analyser) && vm.count(name))
-      throw UsageError(std::string("--") + name + " is for a rollout analyser (such as --analyser heuristic); " +
-                       "search's budget is in its spec (e.g. --analyser search:rollouts=48)");
+  refuse_rollout_options(vm, opt.advice.analyser);
   opt.advice.rollouts = int(parse_count("rollouts", rollouts, 1, 100000));
   opt.advice.candidates = int(parse_count("candidates", candidates, 0, kMaxMoves));
   opt.advice.seed = parse_count("seed", seed, 0, UINT64_MAX);
