@@ -212,101 +212,87 @@ def paired_baseline(strong_sweep, baseline):
             and options(strong_sweep) == options(baseline))
 
 
-def search_headline_section(search, strong, headline, strong_label="the cheap setting"):
-    """`search` at its defaults at the rules' setting (search-headline.json: shards of `run`
-    joined by `merge`, made apart from the study's steps, which would take half an hour of
-    two cores), beside the cheap strong setting and the heuristic's headline."""
-    c, prog = search["config"], search.get("program", {})
-    out = ["## Strong play at `search`'s defaults\n",
-           f'`search` / `{c["scoring_policy"].split(":")[0]}` at its defaults on games {game_range(c)} of seed '
-           f'{c["seed"]}, {c["colors"]} colours x {c["meeples"]} meeples, carcsolo built from commit '
-           f'{prog.get("git", "?")}{dirty_note(prog)}: the strongest player, the one behind `advise` and '
-           f'`analyse`. The cheap setting of the section below is its second rung.\n']
-    runs = [search] + [r for r in (strong, headline) if r]
-    names = ["`search` (defaults)"] + ([f"`{strong_label}`"] if strong else []) + ([f"`{short(headline)}`"] if headline else [])
-    out.append(table(["policy", "games", "mean [95% CI]", "p10 / p50 / p90", "no_meeple", "tiles_exhausted"],
-                     [(n, f'{r["games"]:,}', mean_ci(r), quantiles(r),
-                       rate(r["end_reasons"]["no_meeple"]), rate(r["end_reasons"]["tiles_exhausted"]))
-                      for n, r in zip(names, runs)]))
-    out.append("\nThe 14 goals (share of games, Wilson 95% interval):\n")
-    out.append(table(["goal"] + [f"{n} ({r['games']:,} games)" for n, r in zip(names, runs)],
-                     [[g] + [rate(r["goals"][g]) for r in runs] for g in GOALS]))
-    shards = search.get("performance", {}).get("shards", 0)
-    out.append("\nProduced by shards of `carcsolo run --placement search --scoring best --seed "
-               f'{c["seed"]} --first-game A --games N --threads 2 -q --out F`, joined by '
-               "`carcsolo merge F... --out results/search-headline.json`"
-               + (f" ({shards} shards)" if shards else "") + ".\n")
-    return "\n".join(out)
-
-
-def strong_section(strong, headline, strong_sweep, sweep, steps, label, baseline=None):
+def strong_section(rungs, headline, sweep, steps, baseline=None):
     """Strong play beside the heuristic: the headline's 14 goals and the difficulty sweep.
-    label: the strong player's spec as the study gave it (STUDY_STRONG). baseline: the
-    difficulty table's player on the strong sweep's games (strong-sweep-baseline.json);
-    without it (or when it played other games) the heuristic columns are the difficulty
-    table's, over all its games, and the text says so."""
+    rungs: (label, headline document, sweep document, headline step, sweep step) per strong
+    player, strongest first: `search` at its defaults (STUDY_STRONG), then the second rung
+    (STUDY_STRONG_RUNG), either document None when missing. baseline: the difficulty
+    table's player on the strong sweep's games (strong-sweep-baseline.json); without it (or
+    when it played other games) the heuristic columns are the difficulty table's, over all
+    its games, and the text says so."""
     out = ["## Strong play: how much the answer depends on the player\n"]
-    if strong:
+    heads = [(label, h, step) for label, h, _, step, _ in rungs if h]
+    if heads:
+        label, strong, _ = heads[0]
         c, prog = strong["config"], strong.get("program", {})
-        out.append(f'`{label}` / `{c["scoring_policy"].split(":")[0]}` (STUDY_STRONG: a strong setting that plays '
-                   f'{strong["games"]:,} games in minutes, where `search` at its default plays 1 to 3 '
-                   f'games a second per thread; the strength-against-time table below sets it beside '
-                   f'the others) on games {game_range(c)} of seed {c["seed"]}, '
+        out.append(f'`{label}` / `{c["scoring_policy"].split(":")[0]}` (STUDY_STRONG: the strongest player, '
+                   f'the one behind `advise` and `analyse`) on games {game_range(c)} of seed {c["seed"]}, '
                    f'{c["colors"]} colours x {c["meeples"]} meeples, carcsolo built from commit '
-                   f'{prog.get("git", "?")}{dirty_note(prog)}. Beside it the headline\'s '
-                   f'{short(headline) if headline else "policy"}: the same rules, a weaker player.\n')
-        runs = [strong] + ([headline] if headline else [])
+                   f'{prog.get("git", "?")}{dirty_note(prog)}.'
+                   + (f' Beside it the second rung, `{heads[1][0]}` (STUDY_STRONG_RUNG: search\'s cheap '
+                      f'setting with the learned value at its rollouts\' leaves, about a tenth of the time), '
+                      f'on the same games' if len(heads) > 1 else "")
+                   + f', and the headline\'s {short(headline) if headline else "policy"}: the same rules, '
+                   f'weaker players.\n')
+        runs = [h for _, h, _ in heads] + ([headline] if headline else [])
+        names = [f"`{n}`" for n, _, _ in heads] + ([short(headline)] if headline else [])
         out.append(table(["policy", "games", "mean [95% CI]", "p10 / p50 / p90", "no_meeple",
                           "tiles_exhausted"],
                          [(n, f'{r["games"]:,}', mean_ci(r), quantiles(r),
                            rate(r["end_reasons"]["no_meeple"]),
                            rate(r["end_reasons"]["tiles_exhausted"]))
-                          for n, r in zip([f"`{label}`"] + [policy(r) for r in runs[1:]], runs)]))
+                          for n, r in zip(names, runs)]))
         out.append("\nThe 14 goals (share of games, Wilson 95% interval):\n")
-        names = [f"`{label}`"] + [short(r) for r in runs[1:]]
         out.append(table(["goal"] + [f"{n} ({r['games']:,} games)" for n, r in zip(names, runs)],
                          [[g] + [rate(r["goals"][g]) for r in runs] for g in GOALS]))
         out.append("\n![result histogram, strong play](strong-headline-hist.png)\n")
-        out.append(steps_section(steps, {"strong headline"}))
-    if strong_sweep:
+        out.append(steps_section(steps, {step for _, _, step in heads}))
+    sweeps = [(label, sw, step) for label, _, sw, _, step in rungs if sw]
+    if sweeps:
+        label, strong_sweep, _ = sweeps[0]
         c = strong_sweep["config"]
         paired = paired_baseline(strong_sweep, baseline)
         weak_doc = baseline if paired else sweep
         beside = ""
+        if len(sweeps) > 1:
+            beside += f', beside the second rung, `{sweeps[1][0]}`, on the same games'
         if paired:
             prog = baseline.get("program", {})
-            beside = (f', beside the difficulty table\'s player, {policy(baseline["runs"][0])}, on '
-                      f'the same games (strong-sweep-baseline.json, carcsolo built from commit '
-                      f'{prog.get("git", "?")}{dirty_note(prog)}): every column of a row is of '
-                      f'the same {c["games"]:,} deals')
+            beside += (f', and the difficulty table\'s player, {policy(baseline["runs"][0])}, on '
+                       f'the same games (strong-sweep-baseline.json, carcsolo built from commit '
+                       f'{prog.get("git", "?")}{dirty_note(prog)}): every column of a row is of '
+                       f'the same {c["games"]:,} deals')
         elif sweep:
             w = sweep["config"]
-            beside = (f', beside the difficulty table\'s {policy(sweep["runs"][0])} over its '
-                      f'{w["games"]:,} games per option (games {game_range(w)} of seed {w["seed"]}): '
-                      f'the heuristic columns are not of the strong columns\' games alone')
+            beside += (f', and the difficulty table\'s {policy(sweep["runs"][0])} over its '
+                       f'{w["games"]:,} games per option (games {game_range(w)} of seed {w["seed"]}): '
+                       f'the heuristic columns are not of the strong columns\' games alone')
         out.append(f'\n### Difficulty at strong play\n\n`{label}`, '
                    f'{c["games"]:,} games per option (games {game_range(c)} of seed {c["seed"]})'
                    f'{beside}. Rates with Wilson 95% intervals.\n')
-        weak = {}
-        if weak_doc:
-            weak = {(r["config"]["colors"], r["config"]["meeples"]): r for r in weak_doc["runs"]}
+        by_option = lambda doc: {(r["config"]["colors"], r["config"]["meeples"]): r for r in doc["runs"]}
+        weak = by_option(weak_doc) if weak_doc else {}
+        rung = by_option(sweeps[1][1]) if len(sweeps) > 1 else None
         rows = []
         for r in strong_sweep["runs"]:
             k = (r["config"]["colors"], r["config"]["meeples"])
             g = r["goals"]
             w = weak.get(k)
-            rows.append((k[0], k[1], mean_ci(r), mean_ci(w) if w else "",
-                         rate(g["total_40"]), rate(g["total_50"]), rate(g["total_60"]),
-                         rate(w["goals"]["total_60"]) if w else "", rate(g["all_tiles"])))
+            second = [mean_ci(rung[k]) if k in rung else ""] if rung is not None else []
+            rows.append([k[0], k[1], mean_ci(r)] + second + [mean_ci(w) if w else "",
+                        rate(g["total_40"]), rate(g["total_50"]), rate(g["total_60"]),
+                        rate(w["goals"]["total_60"]) if w else "", rate(g["all_tiles"])])
         weak_name = short(weak_doc["runs"][0]) if weak_doc else "weak"
-        out.append(table(["colours", "meeples", "mean, strong", f"mean, {weak_name}",
-                          "total_40", "total_50", "total_60", f"total_60, {weak_name}",
-                          "all_tiles"], rows))
+        out.append(table(["colours", "meeples", "mean, strong"]
+                         + (["mean, second rung"] if rung is not None else [])
+                         + [f"mean, {weak_name}", "total_40", "total_50", "total_60",
+                            f"total_60, {weak_name}", "all_tiles"], rows))
         for t in strong_sweep.get("targets", []):
             out.append(f'\nAt strong play, closest to {t["target"]} = {t["value"]}: '
                        f'**{t["colors"]} colours x {t["meeples"]} meeples** ({t["achieved"]:.4g}).\n')
         out.append("\n![difficulty curve, strong play](strong-sweep-curve.png)\n")
-        out.append(steps_section(steps, {"strong sweep"} | ({"strong sweep baseline"} if paired else set())))
+        out.append(steps_section(steps, {step for _, _, step in sweeps}
+                                 | ({"strong sweep baseline"} if paired else set())))
     return "\n".join(out)
 
 
@@ -416,6 +402,18 @@ def ladder_section(doc, steps):
         rows60.append([f"{col} x {mp}"] + [f'{100 * runs[p * per + i]["goals"]["total_60"]["rate"]:.1f}%'
                                           for p in range(len(placements))])
     out += [table(header, rows), "\n", table(header, rows60)]
+    # The ranking: for each pair of neighbours on the ladder, at how many options the
+    # stronger one's mean is higher, and at how many their 95% intervals do not overlap.
+    pairs = []
+    for p in range(1, len(placements)):
+        lo = [runs[(p - 1) * per + i]["result"] for i in range(per)]
+        hi = [runs[p * per + i]["result"] for i in range(per)]
+        above = sum(h["mean"] > l["mean"] for h, l in zip(hi, lo))
+        apart = sum(h["ci95"][0] > l["ci95"][1] for h, l in zip(hi, lo))
+        pairs.append(f'`{names[p]}` over `{names[p - 1]}`: higher at {above} of {per} options, '
+                     f'the intervals apart at {apart}')
+    if pairs:
+        out.append("\nThe ranking, neighbour by neighbour: " + "; ".join(pairs) + ".\n")
     out.append(steps_section(steps, {"skill ladder"}))
     return "\n".join(out)
 
@@ -536,7 +534,8 @@ def main():
                 "each section names the commit of its files where it differs." if "only" in params else "")
              + " Policies, with every "
              "parameter: " + ", ".join(f"`{s}`" for s in specs(
-                 [x for x in (headline, compare, sweep, load(d, "strong-headline.json")) if x])) + ".\n",
+                 [x for x in (headline, compare, sweep, load(d, "strong-headline.json"),
+                                load(d, "strong-rung-headline.json")) if x])) + ".\n",
              policy_table_section(d, steps)]
     if headline:
         parts.append(headline_section(headline, steps))
@@ -545,14 +544,12 @@ def main():
     if sweep:
         parts.append(sweep_section(sweep, steps))
     parts.append(goal_section(headline, compare))
-    strong, strong_sweep = load(d, "strong-headline.json"), load(d, "strong-sweep.json")
-    search_headline = load(d, "search-headline.json")
-    if search_headline:
-        parts.append(search_headline_section(search_headline, strong, headline, params.get("strong", "?")))
-    if strong or strong_sweep:
-        parts.append(strong_section(strong, headline, strong_sweep, sweep, steps,
-                                    params.get("strong", "?"),
-                                    load(d, "strong-sweep-baseline.json")))
+    rungs = [(params.get("strong", "?"), load(d, "strong-headline.json"), load(d, "strong-sweep.json"),
+              "strong headline", "strong sweep"),
+             (params.get("strong_rung", "?"), load(d, "strong-rung-headline.json"),
+              load(d, "strong-rung-sweep.json"), "second rung headline", "second rung sweep")]
+    if any(h or sw for _, h, sw, _, _ in rungs):
+        parts.append(strong_section(rungs, headline, sweep, steps, load(d, "strong-sweep-baseline.json")))
     scoring = [x for x in (load(d, "scoring-random.json"), load(d, "scoring-heuristic.json")) if x]
     if scoring:
         parts.append(scoring_section(scoring, steps))

@@ -1,6 +1,7 @@
 """ctest: scripts/study_report.py pairs the strong-play difficulty table with the difficulty
 table's player on the same games (strong-sweep-baseline.json), says so, and says what the
-heuristic columns are when that file is missing or played other games; a STUDY_ONLY run
+heuristic columns are when that file is missing or played other games; the second rung
+(strong-rung-sweep.json) has its own column; a STUDY_ONLY run
 keeps naming the steps an earlier one ran alone.
 
 Usage: study_report_test.py STUDY_REPORT_PY RESULTS_DIR
@@ -34,7 +35,8 @@ def report(script, d, only=None, study=None):
         f.write("strong sweep baseline\t2.0\t2.0\tcarcsolo sweep BASELINE\n")
     if study is not None:
         write(d, "study.json", study)
-    args = [sys.executable, script, d, "--param", "seed=1", "--param", "strong=search:leaf=1"]
+    args = [sys.executable, script, d, "--param", "seed=1", "--param", "strong=search",
+            "--param", "strong_rung=search:leaf=1"]
     if only:
         args += ["--param", "only=" + only]
     subprocess.run(args, check=True)
@@ -48,7 +50,7 @@ def rows(page):
     out = {}
     for line in section.splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]
-        if len(cells) == 9 and cells[0].isdigit():
+        if len(cells) in (9, 10) and cells[0].isdigit():
             out[(int(cells[0]), int(cells[1]))] = cells
     return out
 
@@ -97,6 +99,23 @@ def main():
             check(f'over its {sweep["config"]["games"]:,} games per option' in page
                   and "not of the strong columns' games alone" in page, "the fallback is said")
             check("same games (strong-sweep-baseline.json" not in page, "no pairing claimed")
+
+        # The second rung: its own column, after the strong one, and the rest as before.
+        rung = copy.deepcopy(strong)
+        for i, r in enumerate(rung["runs"]):
+            r["result"]["mean"], r["result"]["ci95"] = 31.0 + i, [30.5 + i, 31.5 + i]
+        write(d, "strong-rung-sweep.json", rung)
+        write(d, "strong-sweep-baseline.json", baseline)
+        page, _ = report(script, d)
+        got = rows(page)
+        for i, r in enumerate(baseline["runs"]):
+            cells = got[(r["config"]["colors"], r["config"]["meeples"])]
+            check(len(cells) == 10, f"ten cells with a second rung: {cells}")
+            check(cells[3] == f"{31.0 + i:.2f} [{30.5 + i:.2f}, {31.5 + i:.2f}]", f"second rung mean: {cells}")
+            check(cells[4] == f"{11.0 + i:.2f} [{10.5 + i:.2f}, {11.5 + i:.2f}]", f"heuristic mean: {cells}")
+            check(cells[8] == "1.23% [1.00, 2.00]", f"heuristic total_60: {cells}")
+        check("beside the second rung, `search:leaf=1`, on the same games" in page, "the rung is named")
+        os.remove(os.path.join(d, "strong-rung-sweep.json"))
 
         # No baseline at all: the same fallback.
         os.remove(os.path.join(d, "strong-sweep-baseline.json"))
