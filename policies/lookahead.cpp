@@ -21,6 +21,16 @@ void play_to_afterstate(State& after, const State& s, int type, const Move& m,
   after.end_turn();
 }
 
+Move position_move(const State& s, int type, Move m) {
+  if (s.supply(s.to_move()) == 0 || s.free_segments(type, m.at) == 0) m.seg = Move::kNoMeeple;
+  return m;
+}
+
+void Redeal::deal_numbered(const State& s, std::uint64_t seed, int k) {
+  Rng rng(seed + 0x9E3779B97F4A7C15ull * std::uint64_t(k + 1));
+  deal(s, rng);
+}
+
 void Redeal::deal(const State& s, Rng& rng) {
   int n = 0;
   for (int t = 0; t < kTileTypes; ++t)
@@ -36,6 +46,28 @@ void Redeal::deal(const State& s, Rng& rng) {
   }
   assert(at == n);  // every unseen tile is in some stack
   next_ = begin_;
+}
+
+void mean_se(const double* x, std::size_t n, double& mean, double& se) {
+  mean = se = std::numeric_limits<double>::quiet_NaN();
+  if (n < 1) return;
+  double sum = 0, sq = 0;
+  for (std::size_t i = 0; i < n; ++i) sum += x[i];
+  mean = sum / double(n);
+  for (std::size_t i = 0; i < n; ++i) sq += (x[i] - mean) * (x[i] - mean);
+  if (n > 1) se = std::sqrt(sq / double(n - 1) / double(n));
+}
+
+void paired_se(const double* a, const double* b, std::size_t from, std::size_t step, std::size_t n,
+               double& mean, double& se) {
+  mean = se = std::numeric_limits<double>::quiet_NaN();
+  double sum = 0, sq = 0;
+  std::size_t m = 0;
+  for (std::size_t i = from; i < n; i += step, ++m) sum += a[i] - b[i];
+  if (m == 0) return;
+  mean = sum / double(m);
+  for (std::size_t i = from; i < n; i += step) sq += (a[i] - b[i] - mean) * (a[i] - b[i] - mean);
+  if (m > 1) se = std::sqrt(sq / double(m - 1) / double(m));
 }
 
 }  // namespace carc

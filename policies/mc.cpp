@@ -58,9 +58,7 @@ class MonteCarlo final : public PlacementPolicy {
       deal_.deal(s, rng);
       int first = 0;
       for (int i = 0; i < n; ++i) {
-        sim_.copy_from(s);
-        apply_move(sim_, type, moves_[i].move, *scoring_, rng);
-        sim_.end_turn();
+        play_to_afterstate(sim_, s, type, moves_[i].move, *scoring_, rng);
         deal_.rewind();
         for (int t = 0; t < head_ && !sim_.ended(); ++t) play_turn(sim_, head_env);
         play_to_end(sim_, env);

@@ -87,26 +87,18 @@ class Search final : public PlacementPolicy {
   }
 
   double next_draw_value(const State& s, int type, const ScoredMove& m, Rng& rng) {
-    after_.copy_from(s);
-    apply_move(after_, type, m.move, *scoring_, rng);
-    after_.end_turn();
+    play_to_afterstate(after_, s, type, m.move, *scoring_, rng);
     if (p_.vfilter) return valuer_->next_draw(after_, s.to_move(), p_.vreplies, rng);
     if (after_.ended()) return m.value;
-    double sum = 0;
-    int weight = 0;
-    for (int t = 0; t < kTileTypes; ++t) {
-      if (after_.unseen(t) == 0) continue;
-      child_.copy_from(after_);
-      child_.draw(t);
-      const int nl = child_.legal_placements(t, legal_.data());
-      if (nl == 0) continue;  // a discard: rare enough to leave out of the average
-      const int ne = leaf_.evaluate(child_, t, {legal_.data(), std::size_t(nl)}, inner_.data(), rng);
+    // The best heuristic value of each draw's moves (a discard is rare enough to leave out).
+    const double v = expect_next_draw(after_, child_, legal_.data(),
+                                      [&](const State& child, int t, const Placement* legal, int nl) {
+      const int ne = leaf_.evaluate(child, t, {legal, std::size_t(nl)}, inner_.data(), rng);
       double best = -HUGE_VAL;
       for (int j = 0; j < ne; ++j) best = std::max(best, inner_[j].value);
-      sum += after_.unseen(t) * best;
-      weight += after_.unseen(t);
-    }
-    return weight ? sum / weight : m.value;
+      return best;
+    });
+    return std::isnan(v) ? m.value : v;
   }
 
   // Stage 2 over order_[0, b): rounds of rollouts on the same deals for every move still
@@ -141,18 +133,13 @@ class Search final : public PlacementPolicy {
 
   // Deal number `deal` of the decision (seed_ drawn by choose()): the same unseen tiles
   // for every move that meets it.
-  void deal_on(const State& s, int deal) {
-    Rng deal_rng(seed_ + 0x9E3779B97F4A7C15ull * std::uint64_t(deal + 1));
-    deal_.deal(s, deal_rng);
-  }
+  void deal_on(const State& s, int deal) { deal_.deal_numbered(s, seed_, deal); }
 
   // `m` played, then the heuristic's moves for `turns` turns on the deal; the value of
   // the last (leaf=1: the net's value of the afterstate reached).
   double rollout(const State& s, int type, const ScoredMove& m, Rng& rng) {
     State& st = after_;
-    st.copy_from(s);
-    apply_move(st, type, m.move, *scoring_, rng);
-    st.end_turn();
+    play_to_afterstate(st, s, type, m.move, *scoring_, rng);
     deal_.rewind();
     double v = m.value;
     int mover = s.to_move();  // whose decision the current afterstate follows
@@ -220,31 +207,6 @@ class Search final : public PlacementPolicy {
   std::unique_ptr<NetValuer> valuer_;  // with leaf or vfilter
 };
 
-namespace {
-
-// Mean and standard error of x[0, n), and of a[d] - b[d] over d in [0, n).
-void mean_se(const double* x, int n, double& mean, double& se) {
-  mean = se = std::numeric_limits<double>::quiet_NaN();
-  if (n < 1) return;
-  double sum = 0, sq = 0;
-  for (int d = 0; d < n; ++d) sum += x[d];
-  mean = sum / n;
-  for (int d = 0; d < n; ++d) sq += (x[d] - mean) * (x[d] - mean);
-  if (n > 1) se = std::sqrt(sq / (n - 1) / n);
-}
-
-void paired_se(const double* a, const double* b, int n, double& mean, double& se) {
-  mean = se = std::numeric_limits<double>::quiet_NaN();
-  if (n < 1) return;
-  double sum = 0, sq = 0;
-  for (int d = 0; d < n; ++d) sum += a[d] - b[d];
-  mean = sum / n;
-  for (int d = 0; d < n; ++d) sq += (a[d] - b[d] - mean) * (a[d] - b[d] - mean);
-  if (n > 1) se = std::sqrt(sq / (n - 1) / n);
-}
-
-}  // namespace
-
 // The same steps as choose(), in the same order with the same random numbers, so the move
 // is choose()'s; then the asked moves' missing deals on a copy of the stream. A move's
 // rollouts are always a prefix of the decision's deals (halving keeps playing the next
@@ -283,8 +245,7 @@ Move Search::choose_reporting(const Observation& obs, std::span<const Placement>
   // The asked moves, found among the candidates by the position they leave.
   std::vector<int> asked_at;
   for (Move m : asked) {
-    if (s.supply(s.to_move()) == 0 || s.free_segments(type, m.at) == 0) m.seg = Move::kNoMeeple;
-    const std::uint32_t key = move_key(type, m);
+    const std::uint32_t key = move_key(type, position_move(s, type, m));
     int at = -1;
     for (int i = 0; i < all && at < 0; ++i)
       if (move_key(type, moves_[i].move) == key) at = i;
@@ -327,18 +288,19 @@ Move Search::choose_reporting(const Observation& obs, std::span<const Placement>
     c.asked = asked_it != asked_at.end();
     if (c.asked && !fresh.empty()) {
       const std::size_t a = std::size_t(asked_it - asked_at.begin()) + 1;
-      paired_se(&fresh[0], &fresh[a * std::size_t(heldout)], heldout, c.heldout_loss, c.heldout_std_error);
+      paired_se(&fresh[0], &fresh[a * std::size_t(heldout)], 0, 1, std::size_t(heldout), c.heldout_loss,
+                c.heldout_std_error);
     }
     if (rolled) {
       const int k = rec.count[std::size_t(i)];
       const double* x = &rec.value[std::size_t(i) * std::size_t(rec.stride)];
       const double* y = &rec.value[std::size_t(chosen) * std::size_t(rec.stride)];
       c.rollouts = k;
-      mean_se(x, k, c.mean, c.std_error);
+      mean_se(x, std::size_t(k), c.mean, c.std_error);
       if (i == chosen) {
         c.loss = c.loss_std_error = 0;
       } else {
-        paired_se(y, x, std::min(k, rec.count[std::size_t(chosen)]), c.loss, c.loss_std_error);
+        paired_se(y, x, 0, 1, std::size_t(std::min(k, rec.count[std::size_t(chosen)])), c.loss, c.loss_std_error);
       }
     } else if (i == chosen) {
       c.loss = c.loss_std_error = 0;

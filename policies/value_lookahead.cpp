@@ -17,16 +17,10 @@ float NetValuer::afterstate(const State& after, int mover) {
 
 double NetValuer::next_draw(const State& after, int mover, int replies, Rng& rng) {
   if (after.ended()) return afterstate(after, mover);
-  double sum = 0;
-  int weight = 0;
-  for (int t = 0; t < kTileTypes; ++t) {
-    if (after.unseen(t) == 0) continue;
-    child_.copy_from(after);
-    child_.draw(t);
-    const int nl = child_.legal_placements(t, legal_.data());
-    if (nl == 0) continue;
-    const int who = child_.to_move();
-    int n = eval_.evaluate(child_, t, {legal_.data(), std::size_t(nl)}, moves_.data(), rng);
+  const double v = expect_next_draw(after, child_, legal_.data(),
+                                    [&](const State& child, int t, const Placement* legal, int nl) {
+    const int who = child.to_move();
+    int n = eval_.evaluate(child, t, {legal, std::size_t(nl)}, moves_.data(), rng);
     if (replies > 0 && replies < n) {
       // The `replies` best by the heuristic; equal values by the move's place, turn and
       // meeple, so that which of them is kept does not depend on the standard library.
@@ -42,13 +36,12 @@ double NetValuer::next_draw(const State& after, int mover, int replies, Rng& rng
     }
     float best = -HUGE_VALF;
     for (int j = 0; j < n; ++j) {
-      play_to_afterstate(reply_, child_, t, moves_[std::size_t(j)].move, *scoring_, rng);
+      play_to_afterstate(reply_, child, t, moves_[std::size_t(j)].move, *scoring_, rng);
       best = std::max(best, afterstate(reply_, who));
     }
-    sum += after.unseen(t) * double(best);
-    weight += after.unseen(t);
-  }
-  return weight ? sum / weight : afterstate(after, mover);
+    return best;
+  });
+  return std::isnan(v) ? afterstate(after, mover) : v;
 }
 
 }  // namespace carc

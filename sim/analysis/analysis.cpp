@@ -76,21 +76,13 @@ DecisionAnalyser::~DecisionAnalyser() = default;
 
 namespace {
 
-// Mean and standard error of x[a] - y[a] over a = from, from + step, ... < n.
+// Mean and standard error of x[a] - y[a] over a = from, from + step, ... < n (the kit's,
+// with 0 where it has no value: no rollout, or one).
 void paired(const double* x, const double* y, std::size_t from, std::size_t step, std::size_t n,
             double& mean, double& se) {
-  double sum = 0, sq = 0;
-  std::size_t m = 0;
-  for (std::size_t r = from; r < n; r += step, ++m) sum += x[r] - y[r];
-  mean = m ? sum / double(m) : 0.0;
-  for (std::size_t r = from; r < n; r += step) sq += (x[r] - y[r] - mean) * (x[r] - y[r] - mean);
-  se = m > 1 ? std::sqrt(sq / double(m - 1) / double(m)) : 0.0;
-}
-
-// The move as the position it leaves: no meeple when none can go.
-Move normalised(const State& s, int type, Move m) {
-  if (s.supply(s.to_move()) == 0 || s.free_segments(type, m.at) == 0) m.seg = Move::kNoMeeple;
-  return m;
+  paired_se(x, y, from, step, n, mean, se);
+  if (std::isnan(mean)) mean = 0;
+  if (std::isnan(se)) se = 0;
 }
 
 }  // namespace
@@ -102,12 +94,12 @@ void DecisionAnalyser::analyse(const State& s, int type, std::span<const Placeme
   const int n = ranked_candidates(eval_, s, type, legal, ranked_.data(), order_rng);
   int k = candidates > 0 ? std::min(n, candidates) : n;
   const bool advice = played.is_none();
-  if (!advice) played = normalised(s, type, played);
+  if (!advice) played = position_move(s, type, played);
   const std::uint32_t played_key = advice ? ~std::uint32_t(0) : move_key(type, played);
   moves_.clear();
   int at = -1;
   for (int i = 0; i < n; ++i) {
-    const Move m = normalised(s, type, ranked_[std::size_t(i)].move);
+    const Move m = position_move(s, type, ranked_[std::size_t(i)].move);
     if (move_key(type, m) == played_key) at = i;
     if (i < k) moves_.push_back(m);
   }
@@ -121,7 +113,7 @@ void DecisionAnalyser::analyse(const State& s, int type, std::span<const Placeme
   }
   // The analysing player's own move, on a stream apart from the rollouts'.
   Rng own_rng(key, 0, Stream::config);
-  const Move own = normalised(s, type, player_->choose(Observation(s, type), legal, own_rng));
+  const Move own = position_move(s, type, player_->choose(Observation(s, type), legal, own_rng));
   const std::uint32_t own_key = move_key(type, own);
   int own_at = -1;
   for (int i = 0; i < k && own_at < 0; ++i)
@@ -141,9 +133,7 @@ void DecisionAnalyser::analyse(const State& s, int type, std::span<const Placeme
     for (int i = 0; i < k; ++i) {
       Rng rng = policy_start;  // every move meets the same policy stream
       env.rng = &rng;
-      sim_.copy_from(s);
-      apply_move(sim_, type, moves_[std::size_t(i)], *scoring_, rng);
-      sim_.end_turn();
+      play_to_afterstate(sim_, s, type, moves_[std::size_t(i)], *scoring_, rng);
       deal_.rewind();
       play_to_end(sim_, env);
       results_[std::size_t(i) * R + r] = sim_.result();
@@ -152,15 +142,10 @@ void DecisionAnalyser::analyse(const State& s, int type, std::span<const Placeme
 
   out.moves.resize(std::size_t(k));
   for (int i = 0; i < k; ++i) {
-    const double* x = &results_[std::size_t(i) * R];
-    double sum = 0, sq = 0;
-    for (std::size_t r = 0; r < R; ++r) sum += x[r];
-    const double mean = sum / double(R);
-    for (std::size_t r = 0; r < R; ++r) sq += (x[r] - mean) * (x[r] - mean);
     MoveEstimate& e = out.moves[std::size_t(i)];
     e.move = moves_[std::size_t(i)];
-    e.mean = mean;
-    e.std_error = R > 1 ? std::sqrt(sq / double(R - 1) / double(R)) : 0.0;
+    mean_se(&results_[std::size_t(i) * R], R, e.mean, e.std_error);
+    if (std::isnan(e.std_error)) e.std_error = 0;  // one rollout
   }
   // Ranks: best mean first, ties in the heuristic's order (insertion sort of indices).
   std::vector<int>& order = order_;
