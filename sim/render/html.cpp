@@ -48,12 +48,6 @@ json view_json(const json& log, const BoardView& v) {
 }
 
 const char* kCss = R"CSS(
-*{box-sizing:border-box}
-body{margin:0;font:15px/1.4 "DejaVu Sans",Arial,sans-serif;color:#222;background:#f4f1e8}
-header{padding:8px 16px;background:#3d5a2a;color:#fff}
-header h1{font-size:18px;margin:0;display:inline}
-header #meta{display:inline;margin-left:12px;font-size:13px;opacity:.9}
-main{display:flex;gap:12px;padding:12px;align-items:flex-start}
 #board-wrap{flex:1 1 auto;min-width:0;background:#f4f1e8;border:1px solid #ccc;border-radius:6px;padding:6px}
 #board-wrap svg{width:100%;height:auto;max-height:calc(100vh - 90px);display:block}
 aside{flex:0 0 370px;background:#fff;border:1px solid #ccc;border-radius:6px;padding:10px}
@@ -290,7 +284,7 @@ std::string replay_html(const json& log, const json* analysis, int ghosts) {
   std::string h;
   h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  h += "<title>carcsolo replay · " + xml_escape(meta) + "</title>\n<style>" + std::string(kCss) + "</style>\n";
+  h += "<title>carcsolo replay · " + xml_escape(meta) + "</title>\n<style>" + std::string(kPageFrameCss) + kCss + "</style>\n";
   if (analysis) h += "<style>" + std::string(kAnalysisCss) + "</style>\n";
   h += "</head>\n";
   h += "<body data-step=\"0\">\n<header><h1>carcsolo replay</h1><div id=\"meta\">" + xml_escape(meta) + "</div></header>\n";

@@ -86,6 +86,15 @@ json analysis_view(const json& log, const json& game, int ghosts, BoardView& v) 
   return {{"steps", steps}, {"art", art}, {"ghosts", ghosts}};
 }
 
+const char* kPageFrameCss = R"CSS(
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.4 "DejaVu Sans",Arial,sans-serif;color:#222;background:#f4f1e8}
+header{padding:8px 16px;background:#3d5a2a;color:#fff}
+header h1{font-size:18px;margin:0;display:inline}
+header #meta{display:inline;margin-left:12px;font-size:13px;opacity:.9}
+main{display:flex;gap:12px;padding:12px;align-items:flex-start}
+)CSS";
+
 const char* kAnalysisCss = R"CSS(
 #loss-strip{padding:6px 12px 0}
 #loss-strip svg{width:100%;height:56px;display:block;background:#fff;border:1px solid #ccc;border-radius:4px}

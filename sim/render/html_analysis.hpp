@@ -16,6 +16,8 @@ namespace carc::sim {
 nlohmann::json analysis_view(const nlohmann::json& log, const nlohmann::json& game, int ghosts, BoardView& v);
 
 extern const char* kAnalysisCss;
+// The frame the replay page and the table page share: page, header, main row.
+extern const char* kPageFrameCss;
 extern const char* kAnalysisScript;
 
 }  // namespace carc::sim

@@ -15,12 +15,6 @@ namespace {
 using nlohmann::json;
 
 const char* kCss = R"CSS(
-*{box-sizing:border-box}
-body{margin:0;font:15px/1.4 "DejaVu Sans",Arial,sans-serif;color:#222;background:#f4f1e8}
-header{padding:8px 16px;background:#3d5a2a;color:#fff}
-header h1{font-size:18px;margin:0;display:inline}
-header #meta{display:inline;margin-left:12px;font-size:13px;opacity:.9}
-main{display:flex;gap:12px;padding:12px;align-items:flex-start}
 #board-wrap{flex:1 1 auto;min-width:0;border:1px solid #ccc;border-radius:6px;padding:6px;background:#f4f1e8}
 #board{width:100%;height:auto;max-height:calc(100vh - 90px);display:block}
 aside{flex:0 0 400px;background:#fff;border:1px solid #ccc;border-radius:6px;padding:10px}
@@ -380,7 +374,7 @@ std::string table_page() {
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   h += "<title>carcsolo at the table</title>\n<link rel=\"icon\" href=\"data:,\">\n";
-  h += "<style>" + std::string(kAnalysisCss) + kCss + "</style>\n</head>\n<body data-ready=\"0\">";
+  h += "<style>" + std::string(kAnalysisCss) + kPageFrameCss + kCss + "</style>\n</head>\n<body data-ready=\"0\">";
   h += kBody;
   h += "<script type=\"application/json\" id=\"page-data\">" + script_json(page_data()) + "</script>\n";
   h += "<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
