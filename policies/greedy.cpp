@@ -109,7 +109,7 @@ void register_greedy() {
        "best immediate outcome: lowest score after the turn, then total, then the game going "
        "on, then meeples in supply (turn scored with the 'best' order); ties at random",
        {{"snug", 0, "1: among equal outcomes, prefer placements with more tiles around"}}},
-      [](const Params& p) { return std::make_unique<Greedy>(p.get("snug") != 0); });
+      [](const Params& p, const PolicyContext&) { return std::make_unique<Greedy>(p.get("snug") != 0); });
 }
 
 }  // namespace carc

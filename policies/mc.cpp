@@ -28,10 +28,10 @@ const char* const kRolloutSpecs[] = {"random", "greedy:snug=1", "heuristic", "gr
 
 class MonteCarlo final : public PlacementPolicy {
  public:
-  MonteCarlo(int rollouts, int candidates, int rollout_policy, double z, int head)
+  MonteCarlo(int rollouts, int candidates, int rollout_policy, double z, int head, const PolicyContext& context)
       : rollouts_(rollouts), candidates_(candidates), head_(head), z_(z), eval_(HeuristicWeights{}),
-        rollout_(make_placement_policy(kRolloutSpecs[rollout_policy])),
-        head_policy_(make_placement_policy("heuristic")),
+        rollout_(make_placement_policy(kRolloutSpecs[rollout_policy], context)),
+        head_policy_(make_placement_policy("heuristic", context)),
         scoring_(make_lookahead_scoring()), moves_(kMaxMoves), sum_(kMaxMoves), sq_(kMaxMoves) {}
 
   Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
@@ -118,11 +118,11 @@ void register_mc() {
         {"rollout", 1, "rollout policy: 0 random, 1 greedy:snug=1, 2 heuristic, 3 greedy", true},
         {"z", 1, "standard errors by which a move must beat the heuristic's choice"},
         {"head", 2, "first turns of every rollout played by the heuristic (then the rollout policy)", true}}},
-      [](const Params& p) {
+      [](const Params& p, const PolicyContext& context) {
         return std::make_unique<MonteCarlo>(whole(p, "rollouts", 0, 1000000),
                                             whole(p, "candidates", 0, kMaxMoves),
                                             whole(p, "rollout", 0, 3), std::max(0.0, p.get("z")),
-                                            whole(p, "head", 0, kMaxTiles));
+                                            whole(p, "head", 0, kMaxTiles), context);
       });
 }
 

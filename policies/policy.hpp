@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/state.hpp"
+#include "policies/context.hpp"
 #include "rng/rng.hpp"
 
 namespace carc {
@@ -77,7 +78,9 @@ struct PolicyInfo {
   bool listed = true;
 };
 
-using PlacementFactory = std::function<std::unique_ptr<PlacementPolicy>(const Params&)>;
+// A placement policy is made from its spec's parameters and the context (the learned
+// value, policies/context.hpp).
+using PlacementFactory = std::function<std::unique_ptr<PlacementPolicy>(const Params&, const PolicyContext&)>;
 using ScoringFactory = std::function<std::unique_ptr<ScoringPolicy>(const Params&)>;
 
 bool register_placement(PolicyInfo info, PlacementFactory make);
@@ -85,7 +88,9 @@ bool register_scoring(PolicyInfo info, ScoringFactory make);
 
 // Throw std::invalid_argument with one line naming what exists, for an unknown name, an
 // unknown parameter or a malformed value.
-std::unique_ptr<PlacementPolicy> make_placement_policy(std::string_view spec);
+// `context`: what the policy is made from besides numbers (default: the built-in net).
+std::unique_ptr<PlacementPolicy> make_placement_policy(std::string_view spec,
+                                                       const PolicyContext& context = PolicyContext{});
 std::unique_ptr<ScoringPolicy> make_scoring_policy(std::string_view spec);
 // Canonical spelling of a spec (name plus every parameter, defaults filled in, but for a
 // parameter `added_later` at its default, which is left out). Throws

@@ -34,7 +34,7 @@ class RandomPlacement final : public PlacementPolicy {
 void register_random() {
   register_placement(
       {"random", "uniform over legal (x, y, rot) triples; meeple uniform over free segments", {}},
-      [](const Params&) { return std::make_unique<RandomPlacement>(); });
+      [](const Params&, const PolicyContext&) { return std::make_unique<RandomPlacement>(); });
 }
 
 }  // namespace carc

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
 
 #include "policies/policy.hpp"
 
@@ -139,7 +140,12 @@ std::pair<const Entry<Factory>*, Params> resolve(std::string_view spec, const ch
 template <class Factory>
 std::string canonical(std::string_view spec, const char* what) {
   auto [entry, params] = resolve<Factory>(spec, what);
-  entry->make(params);  // factories check parameter ranges: fail here, not in a worker thread
+  // Factories check parameter ranges: fail here, not in a worker thread.
+  if constexpr (std::is_same_v<Factory, PlacementFactory>) {
+    entry->make(params, PolicyContext{});
+  } else {
+    entry->make(params);
+  }
   std::string s = entry->info.name;
   for (const ParamInfo& i : params.info) {
     const std::string value = format_number(params.get(i.key));
@@ -209,9 +215,9 @@ bool register_scoring(PolicyInfo info, ScoringFactory make) {
   return true;
 }
 
-std::unique_ptr<PlacementPolicy> make_placement_policy(std::string_view spec) {
+std::unique_ptr<PlacementPolicy> make_placement_policy(std::string_view spec, const PolicyContext& context) {
   auto [entry, params] = resolve<PlacementFactory>(spec, "placement");
-  return entry->make(params);
+  return entry->make(params, context);
 }
 std::unique_ptr<ScoringPolicy> make_scoring_policy(std::string_view spec) {
   auto [entry, params] = resolve<ScoringFactory>(spec, "scoring");

@@ -53,10 +53,13 @@ struct SearchParams {
 
 class Search final : public PlacementPolicy {
  public:
-  Search(const SearchParams& p, const HeuristicWeights& w)
+  Search(const SearchParams& p, const HeuristicWeights& w, const PolicyContext& context)
       : p_(p), eval_(w), leaf_(w), scoring_(make_lookahead_scoring()), moves_(kMaxMoves),
         inner_(kMaxMoves), legal_(kMaxPlacements), value_(kMaxMoves), order_(kMaxMoves) {
-    if (p_.leaf || p_.vfilter) valuer_ = std::make_unique<NetValuer>(current_value_net());
+    if (p_.leaf || p_.vfilter) {
+      net_ = context.net;
+      valuer_ = std::make_unique<NetValuer>(context.value_net());
+    }
   }
 
   Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
@@ -204,6 +207,7 @@ class Search final : public PlacementPolicy {
   std::vector<Placement> legal_;
   std::vector<double> value_;
   std::vector<int> order_;
+  std::shared_ptr<const ValueNet> net_;  // with leaf or vfilter: kept alive (null: built-in)
   std::unique_ptr<NetValuer> valuer_;  // with leaf or vfilter
 };
 
@@ -328,8 +332,9 @@ class SearchValuer::Impl {
   Search* search = nullptr;
 };
 
-SearchValuer::SearchValuer(std::string_view spec) : impl_(std::make_unique<Impl>()) {
-  impl_->owner = make_placement_policy(spec);
+SearchValuer::SearchValuer(std::string_view spec, const PolicyContext& context)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->owner = make_placement_policy(spec, context);
   impl_->search = dynamic_cast<Search*>(impl_->owner.get());
   if (!impl_->search)
     throw std::invalid_argument("'" + std::string(spec) + "' is not a spec of the placement policy 'search'");
@@ -374,7 +379,7 @@ void register_search() {
        "next draw, then truncated heuristic rollouts on re-dealt unseen tiles (leaf=1, "
        "vfilter=1: valued by the learned value)",
        params},
-      [](const Params& p) {
+      [](const Params& p, const PolicyContext& context) {
         if (p.get("vfilter") == 1 && p.get("filter") == 0)
           throw std::invalid_argument("placement policy 'search': vfilter=1 needs filter=1 (it values the filter's draws)");
         return std::make_unique<Search>(
@@ -383,7 +388,7 @@ void register_search() {
                          whole(p, "filter", 0, 1) == 1, whole(p, "halving", 0, 1) == 1,
                          whole(p, "leaf", 0, 1) == 1, whole(p, "vfilter", 0, 1) == 1,
                          whole(p, "vreplies", 0, kMaxMoves)},
-            HeuristicWeights::from(p));
+            HeuristicWeights::from(p), context);
       });
 }
 

@@ -51,7 +51,8 @@ class SearchValuer {
  public:
   // `spec`: a placement spec of `search` (any parameters). Throws std::invalid_argument
   // for anything else.
-  explicit SearchValuer(std::string_view spec);
+  // `context`: the learned value of a spec with leaf or vfilter (policies/context.hpp).
+  explicit SearchValuer(std::string_view spec, const PolicyContext& context = PolicyContext{});
   ~SearchValuer();
   SearchValuer(const SearchValuer&) = delete;
   SearchValuer& operator=(const SearchValuer&) = delete;

@@ -47,8 +47,8 @@ struct ValueParams {
 
 class Value final : public PlacementPolicy {
  public:
-  explicit Value(const ValueParams& p)
-      : p_(p), eval_(HeuristicWeights{}), valuer_(current_value_net()),
+  Value(const ValueParams& p, const PolicyContext& context)
+      : p_(p), net_(context.net), eval_(HeuristicWeights{}), valuer_(context.value_net()),
         scoring_(make_lookahead_scoring()), moves_(kMaxMoves) {}
 
   Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
@@ -74,6 +74,7 @@ class Value final : public PlacementPolicy {
 
  private:
   ValueParams p_;
+  std::shared_ptr<const ValueNet> net_;  // kept alive while the policy lives (null: built-in)
   HeuristicEvaluator eval_;
   NetValuer valuer_;
   std::unique_ptr<ScoringPolicy> scoring_;
@@ -100,10 +101,11 @@ void register_value() {
        {{"candidates", 10, "moves valued, best first by the heuristic, duplicates removed (0: all)", true},
         {"expect", 0, "1: value a move by the expectation over the next colour's draw of its best reply's value", true, true},
         {"replies", 2, "with expect=1: replies valued per draw, best first by the heuristic (0: all)", true, true}}},
-      [](const Params& p) {
+      [](const Params& p, const PolicyContext& context) {
         return std::make_unique<Value>(ValueParams{whole(p, "candidates", 0, kMaxMoves),
                                                    whole(p, "expect", 0, 1) == 1,
-                                                   whole(p, "replies", 0, kMaxMoves)});
+                                                   whole(p, "replies", 0, kMaxMoves)},
+                                       context);
       });
 }
 

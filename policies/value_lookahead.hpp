@@ -18,7 +18,7 @@ namespace carc {
 // One per policy (per thread): buffers kept, nothing allocated per call.
 class NetValuer {
  public:
-  // `net` must outlive the valuer (current_value_net() does).
+  // `net` must outlive the valuer (the policy that owns both keeps its context's net).
   explicit NetValuer(const ValueNet& net);
 
   // The net's value of `after`, the afterstate of colour `mover`'s decision.

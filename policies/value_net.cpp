@@ -1,7 +1,6 @@
 #include "policies/value_net.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -143,16 +142,6 @@ const ValueNet& ValueNet::builtin() {
   return net;
 }
 
-namespace {
-std::atomic<const ValueNet*> g_current{nullptr};
-}  // namespace
-
-const ValueNet& current_value_net() {
-  const ValueNet* net = g_current.load(std::memory_order_acquire);
-  return net ? *net : ValueNet::builtin();
-}
-
-void set_current_value_net(const ValueNet* net) { g_current.store(net, std::memory_order_release); }
 
 float ValueNet::evaluate(const float* features, Scratch& scratch) const {
   float* x = scratch.a.data();

@@ -55,14 +55,4 @@ class ValueNet {
 // FNV-1a 64 of `bytes`, as 16 lowercase hex digits (the weights file's hash).
 std::string fnv1a64_hex(std::string_view bytes);
 
-// The net every policy that uses a learned value plays with (`value`, `search:leaf=1`,
-// `search:vfilter=1`): the built-in one unless the program has chosen another
-// (`carcsolo --value-net FILE`). A policy takes the current net when it is made, so the
-// program sets it once, before it makes any policy (before the games start); the threads
-// that play only read it. A game is then a pure function of (seed, game, spec, net).
-const ValueNet& current_value_net();
-// Makes `net` the current one (nullptr: the built-in). The caller keeps `net` alive for as
-// long as any policy made after this call lives.
-void set_current_value_net(const ValueNet* net);
-
 }  // namespace carc

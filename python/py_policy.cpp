@@ -185,7 +185,7 @@ void register_python_policies() {
   static const bool once = [] {
     const PolicyInfo info{"python", "a Python callable given to carcsolo.run/compare/sweep (the Python module only)",
                           {{"slot", 0, "the callable's place in the call"}}, false};
-    register_placement(info, [](const Params&) { return std::make_unique<StandIn>(); });
+    register_placement(info, [](const Params&, const PolicyContext&) { return std::make_unique<StandIn>(); });
     register_scoring(info, [](const Params&) { return std::make_unique<StandIn>(); });
     return true;
   }();

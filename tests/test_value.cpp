@@ -232,31 +232,41 @@ TEST_CASE("value, search: the defaults' canonical specs and a seeded default sea
   CHECK(sum == (*run)["result"]["sum"].get<std::uint64_t>());
 }
 
-// The process's current net is what a policy made afterwards plays with; the built-in one
-// again after set_current_value_net(nullptr).
-TEST_CASE("value net: policies play the current net, taken when they are made") {
+// A policy plays the net of the context it is made with; two contexts side by side in one
+// process, no state shared between them, and the policy keeps its net alive.
+TEST_CASE("value net: policies play their context's net, side by side with the built-in one") {
   // A net whose value is the negated built-in's (the output scale's sign flipped): the
   // worst afterstate by the built-in becomes the best.
-  const ValueNet flipped = ValueNet::parse(test::rehashed_net(builtin_text(), [](std::string& t) {
+  const std::string flipped_text = test::rehashed_net(builtin_text(), [](std::string& t) {
     const auto at = t.find("\noutput ") + 8;  // the sign bit of the scale's bit pattern
     t[at] = "0123456789abcdef"[std::stoi(t.substr(at, 1), nullptr, 16) ^ 8];
-  }));
-  REQUIRE(flipped.hash() != ValueNet::builtin().hash());
+  });
+  REQUIRE(ValueNet::parse(flipped_text).hash() != ValueNet::builtin().hash());
   auto scoring = make_scoring_policy("best");
   const sim::GameSpec g{{3, 4}, 23, 0};
   for (const char* spec : {"value", "value:expect=1,candidates=3", "search:candidates=4,beam=2,rollouts=2,turns=2,leaf=1"}) {
     INFO(spec);
-    REQUIRE(&current_value_net() == &ValueNet::builtin());
+    PolicyContext flipped;
+    flipped.net = std::make_shared<const ValueNet>(ValueNet::parse(flipped_text));
+    CHECK(&flipped.value_net() == flipped.net.get());
+    CHECK(flipped.value_net_source() == "file");
+    CHECK(&PolicyContext{}.value_net() == &ValueNet::builtin());
+    CHECK(PolicyContext{}.value_net_source() == "built-in");
     auto built_in = make_placement_policy(spec);
-    set_current_value_net(&flipped);
-    CHECK(&current_value_net() == &flipped);
-    auto user = make_placement_policy(spec);
-    set_current_value_net(nullptr);
+    auto user = make_placement_policy(spec, flipped);
+    flipped.net.reset();  // the policy keeps its net alive
     const auto a = sim::play_game(g, *built_in, *scoring);
-    const auto b = sim::play_game(g, *user, *scoring);  // made while `flipped` was current
+    const auto b = sim::play_game(g, *user, *scoring);
     CHECK((a.scores != b.scores || a.tiles_placed != b.tiles_placed));
     auto again = make_placement_policy(spec);
     CHECK(sim::play_game(g, *again, *scoring).scores == a.scores);
+    // mc's inner policies and search's valuer are made with the context they are handed.
+    if (std::string(spec).rfind("search", 0) == 0) {
+      PolicyContext ctx;
+      ctx.net = std::make_shared<const ValueNet>(ValueNet::parse(flipped_text));
+      auto twice = make_placement_policy(spec, ctx);
+      CHECK(sim::play_game(g, *twice, *scoring).scores == b.scores);
+    }
   }
 }
 

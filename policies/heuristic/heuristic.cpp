@@ -42,7 +42,7 @@ void register_heuristic() {
        "best weighted evaluation: balanced expected scores, meeples in supply, features "
        "likely to finish given the unseen tiles",
        HeuristicWeights::params()},
-      [](const Params& p) { return std::make_unique<Heuristic>(HeuristicWeights::from(p)); });
+      [](const Params& p, const PolicyContext&) { return std::make_unique<Heuristic>(HeuristicWeights::from(p)); });
 }
 
 }  // namespace carc

@@ -11,9 +11,9 @@ namespace carc::sim {
 Advisor::Advisor(const AdviceOptions& opt) : opt_(opt) {
   if (is_search_spec(opt.analyser)) {
     (void)make_scoring_policy(opt.scoring);  // a bad spec is refused here, as for rollouts
-    search_ = std::make_unique<SearchDecisionAnalyser>(opt.analyser);
+    search_ = std::make_unique<SearchDecisionAnalyser>(opt.analyser, opt.context);
   } else {
-    analyser_ = std::make_unique<DecisionAnalyser>(opt.analyser, opt.scoring);
+    analyser_ = std::make_unique<DecisionAnalyser>(opt.analyser, opt.scoring, opt.context);
   }
 }
 

@@ -27,6 +27,7 @@ struct AdviceOptions {
   int rollouts = 32;                   // rollout analysers: continuations per move, >= 1
   int candidates = 8;                  // rollout analysers: the heuristic's K best (0: all)
   std::uint64_t seed = 1;              // the analysis's seed
+  PolicyContext context;               // what the analyser is made from (its learned value)
 };
 
 class Advisor {

@@ -249,7 +249,7 @@ std::vector<GameAnalysis> analyse_played_games(const RunConfig& rc, const Analys
     std::unique_ptr<PlacementPolicy> placement;
     std::unique_ptr<ScoringPolicy> scoring;
     try {
-      placement = make_placement_policy(rc.placement_policy);
+      placement = make_placement_policy(rc.placement_policy, rc.context);
       scoring = make_scoring_policy(rc.scoring_policy);
     } catch (...) {
       errors.capture();

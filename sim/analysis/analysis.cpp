@@ -68,8 +68,9 @@ std::uint64_t decision_key(std::uint64_t seed, std::uint64_t index, int decision
   return splitmix64(h);
 }
 
-DecisionAnalyser::DecisionAnalyser(const std::string& placement, const std::string& scoring)
-    : player_(make_placement_policy(placement)), scoring_(make_scoring_policy(scoring)),
+DecisionAnalyser::DecisionAnalyser(const std::string& placement, const std::string& scoring,
+                                   const PolicyContext& context)
+    : player_(make_placement_policy(placement, context)), scoring_(make_scoring_policy(scoring)),
       eval_(HeuristicWeights{}), ranked_(kMaxMoves) {}
 
 DecisionAnalyser::~DecisionAnalyser() = default;
@@ -256,9 +257,9 @@ GameAnalysis analyse_game(const nlohmann::json& log, std::uint64_t index, const 
   std::vector<std::unique_ptr<SearchDecisionAnalyser>> searches;
   for (int t = 0; t < threads; ++t)
     if (by_search)
-      searches.push_back(std::make_unique<SearchDecisionAnalyser>(opt.placement));
+      searches.push_back(std::make_unique<SearchDecisionAnalyser>(opt.placement, opt.context));
     else
-      analysers.push_back(std::make_unique<DecisionAnalyser>(opt.placement, g.rollout_scoring));
+      analysers.push_back(std::make_unique<DecisionAnalyser>(opt.placement, g.rollout_scoring, opt.context));
   FirstError errors;
   std::atomic<bool> skipped{false};
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)

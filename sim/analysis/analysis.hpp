@@ -43,6 +43,7 @@ struct AnalysisOptions {
   int heldout = 32;                     // search: fresh deals of the held-out loss (0: none)
   std::uint64_t seed = 1;
   int threads = 1;                      // OpenMP threads over the decisions of a game
+  PolicyContext context;                // what the analysing player is made from (its learned value)
   // Set (by a signal handler) to stop: no decision is started once it is true, and a game
   // not finished comes back with complete = false.
   const std::atomic<bool>* stop = nullptr;
@@ -113,7 +114,8 @@ struct BadLog : std::runtime_error {
 // order, the State copy, the re-deal and the result buffers (grown once, reused).
 class DecisionAnalyser {
  public:
-  DecisionAnalyser(const std::string& placement, const std::string& scoring);
+  DecisionAnalyser(const std::string& placement, const std::string& scoring,
+                   const PolicyContext& context = PolicyContext{});
   ~DecisionAnalyser();
   // Values the moves of the decision (State `s` with `type` in hand, its legal
   // placements, the move played) with random numbers from `key`; fills `out.moves`,

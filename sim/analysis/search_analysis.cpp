@@ -19,7 +19,8 @@ bool is_search_spec(const std::string& spec) {
   }
 }
 
-SearchDecisionAnalyser::SearchDecisionAnalyser(const std::string& spec) : valuer_(spec) {}
+SearchDecisionAnalyser::SearchDecisionAnalyser(const std::string& spec, const PolicyContext& context)
+    : valuer_(spec, context) {}
 
 void SearchDecisionAnalyser::analyse(const State& s, int type, std::span<const Placement> legal, Move played,
                                      std::uint64_t key, int heldout, DecisionAnalysis& out) {

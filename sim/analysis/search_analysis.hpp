@@ -22,7 +22,7 @@ bool is_search_spec(const std::string& spec);
 
 class SearchDecisionAnalyser {
  public:
-  explicit SearchDecisionAnalyser(const std::string& spec);
+  explicit SearchDecisionAnalyser(const std::string& spec, const PolicyContext& context = PolicyContext{});
   // As DecisionAnalyser::analyse: fills out.moves (search's ranking, the choice first),
   // played, best (0, the choice), loss and its standard error, the held-out loss on
   // `heldout` fresh deals (0: the in-sample loss again), own (the choice) and own_loss (the

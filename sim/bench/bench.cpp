@@ -99,6 +99,7 @@ PolicyFigures bench_policy(const std::string& placement, const std::string& scor
   rc.placement_policy = placement;
   rc.scoring_policy = scoring;
   rc.seed = 1;
+  rc.context = o.context;
   PolicyFigures f;
   f.placement = placement;
   // In tables: only the parameters that differ from the defaults.
@@ -278,10 +279,11 @@ std::optional<MicroFigure> heuristic_evaluation(const Recording& rec, int reps,
 }
 
 // What the learned value pays per candidate beside the heuristic evaluation (`value`, and
-// search's leaf and vfilter): the afterstate's features, then one evaluation of the current
-// net (the built-in one, or --value-net's). Over the afterstates of the heuristic's best
+// search's leaf and vfilter): the afterstate's features, then one evaluation of the
+// context's net (the built-in one, or --value-net's). Over the afterstates of the heuristic's best
 // move in the recorded States. None when no recorded turn placed a tile.
-std::vector<MicroFigure> value_evaluation(const Recording& rec, int reps, double min_seconds) {
+std::vector<MicroFigure> value_evaluation(const Recording& rec, int reps, double min_seconds,
+                                          const PolicyContext& context) {
   HeuristicEvaluator eval{HeuristicWeights{}};
   auto scoring = make_lookahead_scoring();
   std::vector<ScoredMove> moves(kMaxMoves);
@@ -304,7 +306,7 @@ std::vector<MicroFigure> value_evaluation(const Recording& rec, int reps, double
   }
   if (after.empty()) return {};
   AfterstateFeatures features;
-  const ValueNet& net = current_value_net();
+  const ValueNet& net = context.value_net();
   std::vector<float> x(after.size() * std::size_t(kAfterstateFeatures));
   for (std::size_t i = 0; i < after.size(); ++i)
     features.extract(after[i], mover[i], x.data() + i * std::size_t(kAfterstateFeatures));
@@ -445,7 +447,7 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
        })});
 
   if (auto f = heuristic_evaluation(late, o.reps, kMinSeconds)) add(std::move(*f));
-  for (MicroFigure& f : value_evaluation(late, o.reps, kMinSeconds)) add(std::move(f));
+  for (MicroFigure& f : value_evaluation(late, o.reps, kMinSeconds, o.context)) add(std::move(f));
 
   // What policies/mc.cpp does per rollout: a copy of the State, the unseen tiles
   // re-dealt, the rollout policy to the end, turns scored in the look-ahead order

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "policies/context.hpp"
+
 namespace carc::sim {
 
 struct BenchOptions {
@@ -23,6 +25,7 @@ struct BenchOptions {
   std::vector<std::string> placements;  // canonical specs; empty: every registered one
   std::vector<std::string> scorings = {"as-found"};  // every placement with each of these
   bool policies = true, micro = true;   // which parts to run
+  PolicyContext context;                // what the policies are made from (--value-net)
 };
 
 // Repeated measurements of one quantity.

@@ -326,7 +326,7 @@ void add_value_net_option(po::options_description& d, std::string& path) {
 void select_value_net(const std::string& path, RunConfig& rc) {
   rc.value_net_path = path;
   if (path.empty()) {
-    set_current_value_net(nullptr);
+    rc.context.net = nullptr;
     rc.value_net_hash = ValueNet::builtin().hash();
     rc.value_net_source = "built-in";
     return;
@@ -338,17 +338,13 @@ void select_value_net(const std::string& path, RunConfig& rc) {
   std::ostringstream text;
   if (in) text << in.rdbuf();
   if (!in || in.bad()) throw UsageError("--value-net: cannot read " + path + ": " + std::strerror(errno));
-  static std::vector<std::unique_ptr<ValueNet>> loaded;  // never freed: policies hold them
-  const ValueNet* net = nullptr;
+  std::shared_ptr<const ValueNet> net;
   try {
-    ValueNet read = ValueNet::parse(text.str());
-    for (const auto& l : loaded)
-      if (l->hash() == read.hash()) net = l.get();
-    if (!net) net = loaded.emplace_back(std::make_unique<ValueNet>(std::move(read))).get();
+    net = std::make_shared<const ValueNet>(ValueNet::parse(text.str()));
   } catch (const std::invalid_argument& e) {
     throw UsageError("--value-net " + path + ": " + e.what());
   }
-  set_current_value_net(net);
+  rc.context.net = net;
   rc.value_net_hash = net->hash();
   rc.value_net_source = "file";
 }

@@ -108,12 +108,11 @@ std::string rate_text(double per_second);
 // --value-net FILE: the learned value of every policy that uses one (`value`, search's
 // leaf and vfilter), instead of the built-in net. Adds the option to `d`, into `path`.
 void add_value_net_option(po::options_description& d, std::string& path);
-// Makes the net of `path` (empty: the built-in one) the process's current net
-// (policies/value_net.hpp: set_current_value_net), which every policy made afterwards plays
-// with, and writes its record into `rc` (value_net_hash, _source, _path). Call it before
-// any policy is made. A file that cannot be read or is not a carcsolo-value/1 net is a
-// UsageError naming the option and the file. Nets read stay loaded for the process's life
-// (policies made earlier keep theirs), one per hash.
+// Reads the net of `path` (empty: the built-in one) into `rc.context` (policies/context.hpp),
+// the context every policy of the run is made with, and writes its record into `rc`
+// (value_net_hash, _source, _path). A file that cannot be read or is not a
+// carcsolo-value/1 net is a UsageError naming the option and the file. The net lives as
+// long as a context or a policy holds it.
 void select_value_net(const std::string& path, RunConfig& rc);
 
 // --colors, --meeples, --seed, --placement, --scoring, --value-net.

@@ -367,8 +367,9 @@ int cmd_advise(const Args& args) {
   const Config cfg{int(parse_count("colors", colors, kMinColors, kMaxColors)),
                    int(parse_count("meeples", meeples, kMinMeeples, kMaxMeeples))};
   RunConfig rc;
-  select_value_net(value_net, rc);  // before any policy is made (docs/value.md)
+  select_value_net(value_net, rc);
   AdviceOptions opt;
+  opt.context = rc.context;
   try {
     opt.analyser = canonical_placement(analyser);
     opt.scoring = canonical_scoring(scoring);

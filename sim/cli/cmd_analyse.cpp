@@ -232,7 +232,8 @@ int cmd_analyse(const Args& args, Embedding* embed) {
   AnalysisOptions opt;
   std::string player;
   RunConfig rc;
-  select_value_net(value_net, rc);  // before any policy is made (docs/value.md)
+  select_value_net(value_net, rc);
+  opt.context = rc.context;
   try {
     player = canonical_placement(!o.analyser.empty() ? o.analyser : !played && !o.placement.empty() ? o.placement : kAnalysisSearch);
     if (!played && !o.scoring.empty() && o.scoring != "log") opt.scoring = canonical_scoring(o.scoring);

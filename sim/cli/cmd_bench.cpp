@@ -61,6 +61,7 @@ int cmd_bench(const Args& args) {
     o.colors = rc.colors;
     o.meeples = rc.meeples;
     o.scorings.push_back(rc.scoring_policy);
+    o.context = rc.context;
   }
   try {
     for (const auto& p : placements) o.placements.push_back(canonical_placement(p));

@@ -51,7 +51,7 @@ void play_all(CeilingRun& run) {
 #pragma omp parallel num_threads(run.threads)
   {
     try {
-      auto placement = make_placement_policy(run.against);
+      auto placement = make_placement_policy(run.against, run.rc.context);
       auto scoring = make_scoring_policy("best");
       for (;;) {
         if (g_stop || errors.failed()) break;

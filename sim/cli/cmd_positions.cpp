@@ -114,6 +114,7 @@ int cmd_positions(const Args& args) {
   req.mix = mix;
   req.placement = rc.placement_policy;
   req.scoring = rc.scoring_policy;
+  req.context = rc.context;
   req.threads = range.thread_count();
   req.stop = &g_stop;
 

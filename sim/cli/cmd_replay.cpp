@@ -51,7 +51,7 @@ int cmd_replay(const std::vector<std::string>& args) {
   AtomicFile out_file;
   if (!out.empty()) out_file = open_output("out", out);
   PictureWriter picture_writer(pictures);
-  auto placement = make_placement_policy(rc.placement_policy);
+  auto placement = make_placement_policy(rc.placement_policy, rc.context);
   auto scoring = make_scoring_policy(rc.scoring_policy);
   const nlohmann::json log =
       !from.empty() ? read_log_file(from, vm["game"].defaulted() ? std::nullopt : std::optional(spec.game))

@@ -27,7 +27,7 @@ void write_logs(AtomicFile& file, const RunConfig& rc, std::uint64_t n, const St
                 const PolicyMakers& makers) {
   auto placement = makers.placement ? makers.placement(rc) : nullptr;
   auto scoring = makers.scoring ? makers.scoring(rc) : nullptr;
-  if (!placement) placement = make_placement_policy(rc.placement_policy);
+  if (!placement) placement = make_placement_policy(rc.placement_policy, rc.context);
   if (!scoring) scoring = make_scoring_policy(rc.scoring_policy);
   for (std::uint64_t i = 0; i < n && !g_stop; ++i) {
     const GameSpec spec{Config{rc.colors, rc.meeples}, rc.seed, rc.first_game + i, deal};

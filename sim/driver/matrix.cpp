@@ -64,7 +64,7 @@ struct Worker {
       const RunConfig& c = req.configs[k];
       auto p = req.makers.placement ? req.makers.placement(c) : nullptr;
       auto q = req.makers.scoring ? req.makers.scoring(c) : nullptr;
-      placement.push_back(p ? std::move(p) : make_placement_policy(c.placement_policy));
+      placement.push_back(p ? std::move(p) : make_placement_policy(c.placement_policy, c.context));
       scoring.push_back(q ? std::move(q) : make_scoring_policy(c.scoring_policy));
     }
     const auto& configs = req.configs;

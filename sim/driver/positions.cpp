@@ -99,7 +99,7 @@ struct Worker {
   std::unique_ptr<ScoringPolicy> scoring;
   PositionFeatures features;
   explicit Worker(const PositionsRequest& req)
-      : placement(make_placement_policy(req.placement)), scoring(make_scoring_policy(req.scoring)) {}
+      : placement(make_placement_policy(req.placement, req.context)), scoring(make_scoring_policy(req.scoring)) {}
 };
 
 // Every process learns whether any failed; all throw if one did (the others would

@@ -67,6 +67,7 @@ struct PositionsRequest {
   Config config;      // every game's configuration, unless `mix`
   bool mix = false;   // each game's from mixed_config
   std::string placement = "random", scoring = "random";  // policy specs
+  PolicyContext context;  // what the placement policy is made from (its learned value)
   int threads = 1;    // per process
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler: finish early
 };

@@ -234,6 +234,7 @@ json TableGame::analysis() {
   opt.rollouts = advice_opt_.rollouts;
   opt.candidates = advice_opt_.candidates;
   opt.seed = advice_opt_.seed;
+  opt.context = advice_opt_.context;
   const GameAnalysis a = analyse_game(doc, 0, opt);
   analysis_ = json::parse(analysis_json({a}, opt, opt.placement).dump());
   return *analysis_;

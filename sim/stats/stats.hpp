@@ -15,6 +15,7 @@
 
 #include "core/goals.hpp"
 #include "core/state.hpp"
+#include "policies/context.hpp"
 
 namespace carc::sim {
 
@@ -44,6 +45,9 @@ struct RunConfig {
   // known (a file written before it was recorded, a config made by hand): nothing written.
   std::string value_net_hash, value_net_source;
   std::string value_net_path;  // source "file": the path given (for replay commands; not written)
+  // What the policies of this run are made from besides their specs (the net above, read;
+  // policies/context.hpp): handed to every make_placement_policy for the run. Not written.
+  PolicyContext context;
 };
 
 struct Performance {

@@ -31,7 +31,7 @@ void register_faulty_policy() {
   static const bool registered = register_placement(
       {"faulty", "tests only: plays like random, throws std::logic_error at decision `after`",
        {{"after", 0, "the decision (per thread) that throws; 0: never"}}},
-      [](const Params& p) {
+      [](const Params& p, const PolicyContext&) {
         const double after = p.get("after");
         if (after < 0 || after > 1e15)
           throw std::invalid_argument("placement policy 'faulty': parameter 'after' must be >= 0");
