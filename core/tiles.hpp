@@ -1,7 +1,8 @@
 // The tile catalogue and every table derived from it, built at compile time.
 //
-// Contract: a tile set is one constexpr array of TileDef (rules.md, "Base tile set").
-// Everything else here (rotated edges, edge -> segment maps, the "which type+rotation fits
+// Contract: a tile set is data in the tile-set format (core/tileset.hpp,
+// docs/tileset-format.md); the base set's (rules.md, "Base tile set") is read at compile
+// time into one constexpr array of TileDef. Everything else here (rotated edges, edge -> segment maps, the "which type+rotation fits
 // this edge constraint" table) is derived from it by constexpr code and checked by
 // static_assert, so a new tile set is new data, not new code.
 #pragma once
@@ -10,89 +11,33 @@
 #include <string>
 #include <string_view>
 
+#include "core/tiles_base.hpp"
+#include "core/tileset.hpp"
+#include "core/tilesets/builtin.hpp"
+
 namespace carc {
 
-// Edge letters. 0 is "no constraint" inside an open cell's code.
-enum Edge : std::uint8_t { kNone = 0, kCity = 1, kRoad = 2, kField = 3 };
-enum class SegKind : std::uint8_t { road, city, monastery };
+// The base set (rules.md, "Base tile set": 24 types, 72 tiles), read at compile time from
+// its data (core/tilesets/builtin.hpp, the tile-set format of core/tileset.hpp).
+inline constexpr tileset::Set kBaseSet = tileset::parse(tilesets::kBase);
+static_assert(kBaseSet.ok(), "the built-in base set reads (core/tilesets/builtin.hpp)");
+static_assert(kBaseSet.ntypes == 24 && kBaseSet.river_tiles() == 0);
 
-// Directions: N=0, E=1, S=2, W=3 (board directions; y grows to the south).
-inline constexpr int kDirs = 4;
-constexpr int opposite(int d) { return (d + 2) & 3; }
-inline constexpr char kDirName[4] = {'N', 'E', 'S', 'W'};
-
-inline constexpr int kMaxSegs = 4;  // no tile has more than 4 scorable segments
-
-// Named "none" values for the small ids used across the engine.
-inline constexpr std::int8_t kNoSeg = -1;            // a field edge; a type without monastery
-inline constexpr int kNoType = -1;                   // no such tile letter; no tile in hand
-inline constexpr std::uint8_t kNoSegment = 0xFF;     // a tile placed without a meeple
-inline constexpr std::uint8_t kNoColor = 0xFF;       // ... and so without a meeple colour
-
-// "road", "city" or "monastery": the kind as rules.md and the game log spell it.
-constexpr std::string_view kind_name(SegKind k) {
-  return k == SegKind::road ? "road" : k == SegKind::city ? "city" : "monastery";
-}
-
-struct SegDef {
-  SegKind kind;
-  std::uint8_t edges;  // bit d set: touches edge d (unrotated); 0 for a monastery
-  bool pennant;
-};
-
-struct TileDef {
-  char name;
-  std::uint8_t count;
-  std::array<Edge, 4> edges;  // N, E, S, W unrotated
-  std::uint8_t nseg;
-  std::array<SegDef, kMaxSegs> segs;
-};
-
-namespace detail {
-constexpr std::uint8_t E(std::string_view s) {  // "N,E" style edge set -> mask
-  std::uint8_t m = 0;
-  for (char ch : s)
-    for (int d = 0; d < 4; ++d)
-      if (ch == kDirName[d]) m |= std::uint8_t(1u << d);
-  return m;
-}
-constexpr SegDef road(std::string_view e) { return {SegKind::road, E(e), false}; }
-constexpr SegDef city(std::string_view e) { return {SegKind::city, E(e), false}; }
-constexpr SegDef pcity(std::string_view e) { return {SegKind::city, E(e), true}; }
-constexpr SegDef mon() { return {SegKind::monastery, 0, false}; }
-constexpr SegDef none() { return {SegKind::road, 0, false}; }
-inline constexpr Edge C = kCity, R = kRoad, F = kField;
-}  // namespace detail
-
-// rules.md, "Base tile set": 24 types, 72 tiles.
 inline constexpr std::array<TileDef, 24> kBaseTiles = [] {
-  using namespace detail;
-  return std::array<TileDef, 24>{{
-      {'A', 2, {F, F, R, F}, 2, {mon(), road("S"), none(), none()}},
-      {'B', 4, {F, F, F, F}, 1, {mon(), none(), none(), none()}},
-      {'C', 1, {C, C, C, C}, 1, {pcity("NESW"), none(), none(), none()}},
-      {'D', 4, {C, R, F, R}, 2, {city("N"), road("EW"), none(), none()}},
-      {'E', 5, {C, F, F, F}, 1, {city("N"), none(), none(), none()}},
-      {'F', 2, {F, C, F, C}, 1, {pcity("EW"), none(), none(), none()}},
-      {'G', 1, {F, C, F, C}, 1, {city("EW"), none(), none(), none()}},
-      {'H', 3, {F, C, F, C}, 2, {city("E"), city("W"), none(), none()}},
-      {'I', 2, {F, C, C, F}, 2, {city("E"), city("S"), none(), none()}},
-      {'J', 3, {C, R, R, F}, 2, {city("N"), road("ES"), none(), none()}},
-      {'K', 3, {C, F, R, R}, 2, {city("N"), road("SW"), none(), none()}},
-      {'L', 3, {C, R, R, R}, 4, {city("N"), road("E"), road("S"), road("W")}},
-      {'M', 2, {C, F, F, C}, 1, {pcity("NW"), none(), none(), none()}},
-      {'N', 3, {C, F, F, C}, 1, {city("NW"), none(), none(), none()}},
-      {'O', 2, {C, R, R, C}, 2, {pcity("NW"), road("ES"), none(), none()}},
-      {'P', 3, {C, R, R, C}, 2, {city("NW"), road("ES"), none(), none()}},
-      {'Q', 1, {C, C, F, C}, 1, {pcity("NEW"), none(), none(), none()}},
-      {'R', 3, {C, C, F, C}, 1, {city("NEW"), none(), none(), none()}},
-      {'S', 2, {C, C, R, C}, 2, {pcity("NEW"), road("S"), none(), none()}},
-      {'T', 1, {C, C, R, C}, 2, {city("NEW"), road("S"), none(), none()}},
-      {'U', 8, {R, F, R, F}, 1, {road("NS"), none(), none(), none()}},
-      {'V', 9, {F, F, R, R}, 1, {road("SW"), none(), none(), none()}},
-      {'W', 4, {F, R, R, R}, 3, {road("E"), road("S"), road("W"), none()}},
-      {'X', 1, {R, R, R, R}, 4, {road("N"), road("E"), road("S"), road("W")}},
-  }};
+  std::array<TileDef, 24> out{};
+  for (int t = 0; t < 24; ++t) {
+    const tileset::Type& x = kBaseSet.types[t];
+    TileDef& d = out[t];
+    d.name = x.name[0];
+    d.count = std::uint8_t(x.count);
+    for (int e = 0; e < 4; ++e)
+      d.edges[e] = x.edges[e] == tileset::Letter::city ? kCity : x.edges[e] == tileset::Letter::road ? kRoad : kField;
+    d.nseg = std::uint8_t(x.nseg);
+    for (int s = 0; s < kMaxSegs; ++s)
+      d.segs[s] = s < x.nseg ? SegDef{x.segs[s].kind, x.segs[s].edges, x.segs[s].pennant}
+                             : SegDef{SegKind::road, 0, false};
+  }
+  return out;
 }();
 
 inline constexpr int kTileTypes = 24;
@@ -105,7 +50,7 @@ constexpr int total_tiles(const std::array<TileDef, 24>& set) {
   return n;
 }
 static_assert(total_tiles(kBaseTiles) == 72, "the base game has 72 tiles");
-static_assert(kBaseTiles[kStartType].name == 'D');
+static_assert(kBaseTiles[kStartType].name == 'D' && kBaseSet.start == kStartType);
 
 // Structural checks on the catalogue: segments touch exactly the edges of their kind,
 // every road/city edge belongs to exactly one segment, pennants only on cities.

@@ -183,6 +183,7 @@ int cmd_compare(const Args& args, Embedding* embed);
 int cmd_sweep(const Args& args, Embedding* embed);
 int cmd_replay(const Args& args);
 int cmd_policies(const Args& args);
+int cmd_tiles(const Args& args);
 int cmd_compare(const Args& args);
 int cmd_sweep(const Args& args);
 int cmd_verify(const Args& args);

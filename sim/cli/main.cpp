@@ -24,6 +24,7 @@ const Command kCommands[] = {
     {"run", carc::sim::cmd_run, "play many seeded games, print a summary, write results JSON (--out)"},
     {"replay", carc::sim::cmd_replay, "print the game log of one game (--seed, --game; --deal for a given deal)"},
     {"policies", carc::sim::cmd_policies, "list placement and scoring-order policies with their parameters"},
+    {"tiles", carc::sim::cmd_tiles, "read and check a tile set (base, base+inns, base+river, base+inns+river, or a file)"},
     {"compare", carc::sim::cmd_compare, "policies on the same seeded games: paired difference with CI, wins/draws/losses (--out)"},
     {"sweep", carc::sim::cmd_sweep, "difficulty table over colours x meeples: mean, quantiles, goal rates (--out)"},
     {"verify", carc::sim::cmd_verify, "replay game logs through the engine, report the first inconsistency of each"},

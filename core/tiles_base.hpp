@@ -1,0 +1,47 @@
+// The words of the tile catalogue: edge letters, segment kinds, directions, and one tile
+// type's definition as the engine keeps it (core/tiles.hpp builds the table from the
+// tile-set data, core/tileset.hpp).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace carc {
+
+// Edge letters. 0 is "no constraint" inside an open cell's code.
+enum Edge : std::uint8_t { kNone = 0, kCity = 1, kRoad = 2, kField = 3 };
+enum class SegKind : std::uint8_t { road, city, monastery };
+
+// Directions: N=0, E=1, S=2, W=3 (board directions; y grows to the south).
+inline constexpr int kDirs = 4;
+constexpr int opposite(int d) { return (d + 2) & 3; }
+inline constexpr char kDirName[4] = {'N', 'E', 'S', 'W'};
+
+inline constexpr int kMaxSegs = 4;  // no tile has more than 4 scorable segments
+
+// Named "none" values for the small ids used across the engine.
+inline constexpr std::int8_t kNoSeg = -1;            // a field edge; a type without monastery
+inline constexpr int kNoType = -1;                   // no such tile letter; no tile in hand
+inline constexpr std::uint8_t kNoSegment = 0xFF;     // a tile placed without a meeple
+inline constexpr std::uint8_t kNoColor = 0xFF;       // ... and so without a meeple colour
+
+// "road", "city" or "monastery": the kind as rules.md and the game log spell it.
+constexpr std::string_view kind_name(SegKind k) {
+  return k == SegKind::road ? "road" : k == SegKind::city ? "city" : "monastery";
+}
+
+struct SegDef {
+  SegKind kind;
+  std::uint8_t edges;  // bit d set: touches edge d (unrotated); 0 for a monastery
+  bool pennant;
+};
+
+struct TileDef {
+  char name;
+  std::uint8_t count;
+  std::array<Edge, 4> edges;  // N, E, S, W unrotated
+  std::uint8_t nseg;
+  std::array<SegDef, kMaxSegs> segs;
+};
+
+}  // namespace carc

@@ -1,0 +1,40 @@
+// Tile sets by name or from a file (the format: core/tileset.hpp, docs/tileset-format.md):
+// the names the expansions' rules give (`base`, `base+inns`, `base+river`,
+// `base+inns+river`) are the built-in sets joined; anything else is a file's path.
+#pragma once
+#include <string>
+
+#include "core/tileset.hpp"
+
+namespace carc::sim {
+
+struct LoadedTileSet {
+  std::string name;    // as recorded: the built-in combination's name, or the file's `name`
+  std::string source;  // "built-in" or "file"
+  std::string hash;    // FNV-1a 64 of the canonical text (16 hex digits)
+  tileset::Set set;    // the types of every part, in order; start and last from the parts
+
+  int river_tiles() const { return set.river_tiles(); }
+  // Tiles dealt to the colours' stacks: every tile but the river's and the start tile.
+  int land_tiles() const;
+  // The river stack: the river tiles but the start tile (the spring), 0 without a river.
+  int river_stack() const;
+  // Whether the engine plays this set: today the base set alone (its hash).
+  bool playable() const;
+};
+
+// `spec`: a built-in name or a path. Throws std::invalid_argument with one line for an
+// unknown name, a file that cannot be read, or a text that is not a valid set (the line
+// and the type named).
+LoadedTileSet load_tileset(const std::string& spec);
+
+// Throws std::invalid_argument when the set deals fewer land tiles than `colors` (every
+// colour draws from a stack of its own).
+void check_colors(const LoadedTileSet& set, int colors);
+
+// The set written back in the format: one line per type, segments spelled as the rules
+// spell them. The hash is taken of it without the name line (`with_name` false): the
+// same tiles under another name are the same set.
+std::string canonical_text(const tileset::Set& set, bool with_name = true);
+
+}  // namespace carc::sim

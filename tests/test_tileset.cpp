@@ -1,0 +1,161 @@
+// Tile sets as data (core/tileset.hpp, docs/tileset-format.md): the built-in sets read as
+// the rules' tables give them, the engine's base table is the base set's data, and a bad
+// file is one line and exit status 2 (`carcsolo tiles`).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/tiles.hpp"
+#include "core/tilesets/builtin.hpp"
+#include "sim/driver/tilesets.hpp"
+#include "tests/process.hpp"
+
+namespace {
+
+using namespace carc;
+
+int count_marked(const tileset::Set& s, std::uint8_t mark) {
+  int n = 0;
+  for (int t = 0; t < s.ntypes; ++t)
+    for (int g = 0; g < s.types[t].nseg; ++g)
+      if (s.types[t].segs[g].marks & mark) n += s.types[t].count;
+  return n;
+}
+
+int count_pennants(const tileset::Set& s) {
+  int n = 0;
+  for (int t = 0; t < s.ntypes; ++t)
+    for (int g = 0; g < s.types[t].nseg; ++g)
+      if (s.types[t].segs[g].pennant) n += s.types[t].count;
+  return n;
+}
+
+int lines(const std::string& text) { return int(std::count(text.begin(), text.end(), '\n')); }
+
+}  // namespace
+
+TEST_CASE("tile sets: the engine's base table is the base set's data, as rules.md lists it") {
+  const tileset::Set base = tileset::parse(tilesets::kBase);
+  REQUIRE(base.ok());
+  CHECK(base.ntypes == kTileTypes);
+  CHECK(base.tiles() == kMaxTiles);
+  CHECK(base.types[base.start].name_view() == "D");
+  for (int t = 0; t < kTileTypes; ++t) {
+    const tileset::Type& x = base.types[t];
+    const TileDef& d = kBaseTiles[t];
+    CAPTURE(d.name);
+    CHECK(x.name_view() == std::string(1, d.name));
+    CHECK(x.count == d.count);
+    CHECK(x.nseg == d.nseg);
+    for (int e = 0; e < 4; ++e) CHECK(tileset::kLetterName[int(x.edges[e])] == "?CRF"[d.edges[e]]);
+    for (int g = 0; g < x.nseg; ++g) {
+      CHECK(x.segs[g].kind == d.segs[g].kind);
+      CHECK(x.segs[g].edges == d.segs[g].edges);
+      CHECK(x.segs[g].pennant == d.segs[g].pennant);
+    }
+  }
+  // rules.md's figures: pennants on C, F, M, O, Q, S (10 tiles), monasteries on A and B (6).
+  int monasteries = 0;
+  for (int t = 0; t < base.ntypes; ++t)
+    for (int g = 0; g < base.types[t].nseg; ++g)
+      if (base.types[t].segs[g].kind == SegKind::monastery) monasteries += base.types[t].count;
+  CHECK(monasteries == 6);
+  CHECK(count_pennants(base) == 1 + 2 + 2 + 2 + 1 + 2);
+  // Written back and read again: the same set, the same hash.
+  const auto loaded = sim::load_tileset("base");
+  const tileset::Set again = tileset::parse(sim::canonical_text(loaded.set));
+  REQUIRE(again.ok());
+  CHECK(sim::canonical_text(again) == sim::canonical_text(loaded.set));
+  CHECK(loaded.playable());
+}
+
+TEST_CASE("tile sets: Inns & Cathedrals and The River as the expansions' tables give them") {
+  const tileset::Set inns = tileset::parse(tilesets::kInns);
+  REQUIRE(inns.ok());
+  CHECK(inns.ntypes == 17);
+  CHECK(inns.tiles() == 18);
+  CHECK(count_marked(inns, tileset::kInn) == 6);        // I2..I7
+  CHECK(count_marked(inns, tileset::kCathedral) == 2);  // I1, two of them
+  CHECK(count_pennants(inns) == 3);                     // I7, I13, I15
+  const tileset::Type& i4 = inns.types[inns.find("I4")];  // the inn on road {E} only
+  for (int g = 0; g < i4.nseg; ++g) CHECK(bool(i4.segs[g].marks & tileset::kInn) == (i4.segs[g].edges == 0b0010));
+  const tileset::Set river = tileset::parse(tilesets::kRiver);
+  REQUIRE(river.ok());
+  CHECK(river.ntypes == 10);
+  CHECK(river.tiles() == 12);
+  CHECK(river.river_tiles() == 12);
+  CHECK(river.types[river.start].name_view() == "R0");
+  CHECK(river.types[river.last].name_view() == "R9");
+
+  // The set-up table of the expansions' rules: land tiles dealt and the stacks' sizes.
+  struct Row { const char* name; int land, river_stack; const char* start; };
+  for (const Row& r : {Row{"base", 71, 0, "D"}, Row{"base+inns", 89, 0, "D"}, Row{"base+river", 72, 11, "R0"},
+                       Row{"base+inns+river", 90, 11, "R0"}}) {
+    CAPTURE(r.name);
+    const auto s = sim::load_tileset(r.name);
+    CHECK(s.land_tiles() == r.land);
+    CHECK(s.river_stack() == r.river_stack);
+    CHECK(s.set.types[s.set.start].name_view() == r.start);
+    CHECK(s.playable() == (std::string(r.name) == "base"));
+    CHECK_NOTHROW(sim::check_colors(s, 6));
+  }
+  // Different sets, different hashes; the same tiles under another name, the same hash.
+  std::vector<std::string> hashes;
+  for (const char* n : {"base", "base+inns", "base+river", "base+inns+river"}) hashes.push_back(sim::load_tileset(n).hash);
+  std::sort(hashes.begin(), hashes.end());
+  CHECK(std::unique(hashes.begin(), hashes.end()) == hashes.end());
+}
+
+TEST_CASE("carcsolo tiles: built-in sets and a file; a bad file is one line and exit status 2") {
+  test::TempDir d;
+  const auto ok = test::run_carcsolo({"tiles", "base+inns+river", "--colors", "4"}, d.path());
+  CHECK(ok.status == 0);
+  CHECK(ok.out.find("90 land tiles dealt to 4 colours: 23 23 22 22") != std::string::npos);
+  CHECK(ok.out.find("river stack: 11 tiles, R9 last") != std::string::npos);
+  // The base set written out and read back as a file: the same hash as the built-in set.
+  const auto text = test::run_carcsolo({"tiles", "base", "--text"}, d.path());
+  REQUIRE(text.status == 0);
+  std::string renamed = text.out;
+  renamed.replace(renamed.find("name base"), 9, "name mine");
+  test::write_text(d / "mine.tiles", renamed);
+  const auto mine = test::run_carcsolo({"tiles", "mine.tiles"}, d.path());
+  CHECK(mine.status == 0);
+  CHECK(mine.out.find("tile set mine (file, hash " + sim::load_tileset("base").hash + ")") != std::string::npos);
+  CHECK(mine.out.find("played by every command") != std::string::npos);
+
+  const std::string head = "carcsolo-tiles/1\nname bad\nstart D\n| D | 4 | C R F R | city {N}; road {E,W} |\n";
+  struct Bad { const char* what; std::string text; const char* says; std::vector<std::string> extra; };
+  const std::vector<Bad> bad = {
+      {"a type with no segments", head + "| Z | 1 | F F F F | — |\n", "a type with no segments", {}},
+      {"edges that contradict its segments", head + "| Z | 1 | C F F F | road {N} |\n", "edges contradict", {}},
+      {"a road edge no segment touches", head + "| Z | 1 | R F R F | road {N} |\n", "edges contradict", {}},
+      {"a count of 0", head + "| Z | 0 | C F F F | city {N} |\n", "a count of 0", {}},
+      {"an unknown mark", head + "| Z | 1 | R F R F | road[bridge] {N,S} |\n", "an unknown mark", {}},
+      {"an inn on a city", head + "| Z | 1 | C F F F | city[inn] {N} |\n", "an inn only on a road", {}},
+      {"a set too small for the colours", head, "too few for 4 colours", {"--colors", "4"}},
+      {"a set too small for 6 colours", head + "| E | 2 | C F F F | city {N} |\n", "too few for 6 colours", {"--colors", "6"}},
+      {"not a tile set", "hello\n", "not a tile set", {}},
+      {"a type listed twice", head + "| D | 1 | C R F R | city {N}; road {E,W} |\n", "a type listed twice", {}},
+      {"an unknown edge letter", head + "| Z | 1 | C X F F | city {N} |\n", "edges are four letters", {}},
+      {"no start tile", "carcsolo-tiles/1\nname x\n| E | 5 | C F F F | city {N} |\n", "no start tile", {}},
+  };
+  for (const Bad& b : bad) {
+    CAPTURE(b.what);
+    test::write_text(d / "bad.tiles", b.text);
+    std::vector<std::string> args = {"tiles", "bad.tiles"};
+    args.insert(args.end(), b.extra.begin(), b.extra.end());
+    const auto r = test::run_carcsolo(args, d.path());
+    CHECK(r.status == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK(r.err.find(b.says) != std::string::npos);
+    CHECK(r.out.empty());
+  }
+  // The row's line and type are named.
+  test::write_text(d / "bad.tiles", head + "| Z | 1 | C F F F | road {N} |\n");
+  CHECK(test::run_carcsolo({"tiles", "bad.tiles"}, d.path()).err.find("line 5, type Z") != std::string::npos);
+  const auto missing = test::run_carcsolo({"tiles", "no-such.tiles"}, d.path());
+  CHECK(missing.status == 2);
+  CHECK(missing.err.find("cannot be read") != std::string::npos);
+}
