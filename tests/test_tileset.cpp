@@ -108,7 +108,7 @@ TEST_CASE("tile sets: Inns & Cathedrals and The River as the expansions' tables 
   CHECK(std::unique(hashes.begin(), hashes.end()) == hashes.end());
 }
 
-TEST_CASE("carcsolo tiles: built-in sets and a file; a bad file is one line and exit status 2") {
+TEST_CASE("carcsolo tiles: built-in sets and a file, and a bad file is one line and exit status 2") {
   test::TempDir d;
   const auto ok = test::run_carcsolo({"tiles", "base+inns+river", "--colors", "4"}, d.path());
   CHECK(ok.status == 0);
