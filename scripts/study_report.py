@@ -212,6 +212,18 @@ def paired_baseline(strong_sweep, baseline):
             and options(strong_sweep) == options(baseline))
 
 
+def played_in(doc, label):
+    """How long a file's games took to play, from its own record (`performance`: a merged
+    file sums its shards' seconds), for steps whose pieces were played apart."""
+    perf = doc.get("performance", {})
+    if "seconds" not in perf:
+        return ""
+    shards = perf.get("shards")
+    return (f'`{label}` played these games in {minutes(perf["seconds"])} of wall-clock time on '
+            f'{perf.get("threads", "?")} threads' + (f', in {shards} shards joined by `merge`' if shards else "")
+            + ".\n")
+
+
 def strong_section(rungs, headline, sweep, steps, baseline=None):
     """Strong play beside the heuristic: the headline's 14 goals and the difficulty sweep.
     rungs: (label, headline document, sweep document, headline step, sweep step) per strong
@@ -246,6 +258,7 @@ def strong_section(rungs, headline, sweep, steps, baseline=None):
         out.append(table(["goal"] + [f"{n} ({r['games']:,} games)" for n, r in zip(names, runs)],
                          [[g] + [rate(r["goals"][g]) for r in runs] for g in GOALS]))
         out.append("\n![result histogram, strong play](strong-headline-hist.png)\n")
+        out.append(played_in(strong, label))
         out.append(steps_section(steps, {step for _, _, step in heads}))
     sweeps = [(label, sw, step) for label, _, sw, _, step in rungs if sw]
     if sweeps:
@@ -291,6 +304,7 @@ def strong_section(rungs, headline, sweep, steps, baseline=None):
             out.append(f'\nAt strong play, closest to {t["target"]} = {t["value"]}: '
                        f'**{t["colors"]} colours x {t["meeples"]} meeples** ({t["achieved"]:.4g}).\n')
         out.append("\n![difficulty curve, strong play](strong-sweep-curve.png)\n")
+        out.append(played_in(strong_sweep, label))
         out.append(steps_section(steps, {step for _, _, step in sweeps}
                                  | ({"strong sweep baseline"} if paired else set())))
     return "\n".join(out)
