@@ -2,9 +2,9 @@
 //
 // Contract: a tile set is data in the tile-set format (core/tileset.hpp,
 // docs/tileset-format.md); the base set's (rules.md, "Base tile set") is read at compile
-// time into one constexpr array of TileDef. Everything else here (rotated edges, edge -> segment maps, the "which type+rotation fits
-// this edge constraint" table) is derived from it by constexpr code and checked by
-// static_assert, so a new tile set is new data, not new code.
+// time into one constexpr array of TileDef. Everything else here (rotated edges, edge ->
+// segment maps, the "which type+rotation fits this edge constraint" table) is derived
+// from it by constexpr code and checked by static_assert.
 #pragma once
 #include <array>
 #include <cstdint>
