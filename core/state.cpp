@@ -10,7 +10,7 @@
 namespace carc {
 
 std::string segment_name(int type, int rot, int seg) {
-  const SegDef& d = kBaseTiles[type].segs[seg];
+  const SegDef& d = kTiles[type].segs[seg];
   if (d.kind == SegKind::monastery) return "monastery";
   std::string s = d.kind == SegKind::road ? "road:" : "city:";
   bool first = true;
@@ -25,7 +25,7 @@ std::string segment_name(int type, int rot, int seg) {
 }
 
 std::string edge_string(int type, int rot) {
-  static constexpr char kLetter[4] = {'?', 'C', 'R', 'F'};
+  static constexpr char kLetter[5] = {'?', 'C', 'R', 'F', 'A'};
   std::string s(4, '?');
   for (int d = 0; d < 4; ++d) s[d] = kLetter[kOriented[type][rot].edge[d]];
   return s;
@@ -36,9 +36,32 @@ State State::initial(const Config& cfg) {
     throw std::invalid_argument("colors must be 2..6");
   if (cfg.meeples < kMinMeeples || cfg.meeples > kMaxMeeples)
     throw std::invalid_argument("meeples must be 1..12");
+  const TileCounts& tc = cfg.tiles;
+  if (tc.start != kStartType && tc.start != kSpringType)
+    throw std::invalid_argument("the start tile is D or, with the river, R0");
+  if (tc.count[tc.start] == 0) throw std::invalid_argument("the tile set holds no start tile");
+  if (tc.river() && tc.count[kLakeType] != 1)
+    throw std::invalid_argument("the river needs its lake R9, once");
+  for (int t = kFirstRiver; t < kTileTypes; ++t)
+    if (tc.count[t] && !tc.river()) throw std::invalid_argument("river tiles need the spring R0 as the start tile");
+  if (tc.land() < cfg.colors)
+    throw std::invalid_argument("the tile set deals fewer land tiles than colours");
   State s;  // an empty board
   s.scores_.fill(0);
   s.supply_.fill(0);
+  s.large_supply_.fill(0);
+  s.large_tiles_.fill(0);
+  s.large_meeple_ = cfg.large_meeple;
+  s.beyond_base_ = false;
+  s.type_end_ = 0;
+  for (int t = 0; t < kTileTypes; ++t)
+    if (tc.count[t] > 0) s.type_end_ = std::uint8_t(t + 1);
+  s.beyond_base_ = s.type_end_ > kBaseTypes;
+  s.start_type_ = tc.start;
+  s.river_left_ = std::uint8_t(tc.river_stack());
+  s.open_end_ = kNoCell;
+  s.flow_ = 0;
+  s.last_turn_ = 0;
   s.stack_left_.fill(0);
   s.colors_ = std::uint8_t(cfg.colors);
   s.meeples_ = std::uint8_t(cfg.meeples);
@@ -55,17 +78,18 @@ State State::initial(const Config& cfg) {
   for (int c = 0; c < cfg.colors; ++c) {
     s.scores_[c] = std::int16_t(c + 1);
     s.supply_[c] = std::uint8_t(cfg.meeples);
+    s.large_supply_[c] = cfg.large_meeple ? 1 : 0;
   }
-  const int deal = kMaxTiles - 1;
+  const int deal = tc.land();
   for (int c = 0; c < cfg.colors; ++c)
     s.stack_left_[c] = std::uint8_t(deal / cfg.colors + (c < deal % cfg.colors ? 1 : 0));
   for (int t = 0; t < kTileTypes; ++t)
-    s.unseen_[t] = std::uint8_t(kBaseTiles[t].count - (t == kStartType ? 1 : 0));
+    s.unseen_[t] = std::uint8_t(tc.count[t] - (t == tc.start ? 1 : 0));
   // The start tile: placed like any tile, with no meeple and no scoring.
   s.add_open(cell_of(0, 0), 0, 0, 0);
   std::uint16_t completed[kMaxCompleted];
   std::uint8_t free_mask;
-  s.place(kStartType, Placement{std::uint16_t(cell_of(0, 0)), 0, 0, 0}, Move::kNoMeeple,
+  s.place(tc.start, Placement{std::uint16_t(cell_of(0, 0)), 0, 0, 0}, Move::kNoMeeple,
           completed, &free_mask);
   return s;
 }
@@ -120,8 +144,8 @@ void State::copy_from(const State& o) {
   const int same = shared_tiles(tiles_.data(), o.tiles_.data(), std::min(mine, theirs));
   for (int i = same; i < mine; ++i) cell_[tiles_[i].cell] = kEmpty;
   for (int j = 0; j < mine_open; ++j) cell_[open_[j].cell] = kEmpty;
-  for (int i = same; i < theirs; ++i) cell_[o.tiles_[i].cell] = std::uint8_t(i);
-  for (int j = 0; j < theirs_open; ++j) cell_[o.open_[j].cell] = std::uint8_t(kOpenBase + j);
+  for (int i = same; i < theirs; ++i) cell_[o.tiles_[i].cell] = std::uint16_t(i);
+  for (int j = 0; j < theirs_open; ++j) cell_[o.open_[j].cell] = std::uint16_t(kOpenBase + j);
   // The tiles, the open cells, and the tiles' slots with their features: the used
   // prefixes. The slots (64 bytes a tile) by the library's memcpy, which moves them in the
   // processor's widest vectors (chosen at run time).
@@ -129,13 +153,15 @@ void State::copy_from(const State& o) {
   copy_range(open_, o.open_, 0, std::size_t(theirs_open));
   std::memcpy(static_cast<void*>(slot_.data()), o.slot_.data(),
               std::size_t(theirs) * kMaxSegs * sizeof(Slot));
+  std::memcpy(static_cast<void*>(ext_.data()), o.ext_.data(),
+              std::size_t(theirs) * kMaxSegs * sizeof(Ext));
   // Everything else is small and at the end of the object.
   std::memcpy(static_cast<void*>(&scores_), &o.scores_, sizeof(State) - offsetof(State, scores_));
 }
 
 int State::unseen_total() const {
   int n = 0;
-  for (int t = 0; t < kTileTypes; ++t) n += unseen_[t];
+  for (int t = 0; t < type_end_; ++t) n += unseen_[t];
   return n;
 }
 
@@ -146,7 +172,7 @@ int State::lowest_score() const {
 }
 
 int State::tile_at(int x, int y) const {
-  const std::uint8_t v = cell_[cell_of(x, y)];
+  const std::uint16_t v = cell_[cell_of(x, y)];
   if (v >= kMaxTiles) return kNoTile;
   // The index is alias-free only within reach of the board; confirm the coordinates.
   return (tiles_[v].x == x && tiles_[v].y == y) ? v : kNoTile;
@@ -189,6 +215,8 @@ constexpr auto kRotations = [] {
 }  // namespace
 
 int State::legal_placements(int type, Placement* out) const {
+  if (is_river(type)) [[unlikely]]
+    return river_placements(type, out);
   // Whether a rotation fits is a coin flip to the branch predictor, so there is no branch:
   // every open cell writes four entries (its fitting rotations first) and the count
   // advances by the number that fit. Stays within 4 * open_count() <= kMaxPlacements.
@@ -203,6 +231,10 @@ int State::legal_placements(int type, Placement* out) const {
 }
 
 int State::count_placements(int type) const {
+  if (is_river(type)) [[unlikely]] {
+    std::array<Placement, 4> buf;
+    return river_placements(type, buf.data());
+  }
   int n = 0;
   for (int j = 0; j < n_open_; ++j) n += std::popcount(kFits[open_[j].code][type]);
   return n;
@@ -215,7 +247,7 @@ std::uint8_t State::free_segments(int type, Placement p) const {
   const Oriented& o = kOriented[type][p.rot];
   unsigned taken = 0;
   for (int d = 0; d < 4; ++d) {
-    const std::uint8_t v = cell_[step(p.cell, d)];
+    const std::uint16_t v = cell_[step(p.cell, d)];
     const bool tile = v < kMaxTiles;
     const int t = pick(tile, v, 0);
     const PlacedTile& u = tiles_[t];
@@ -225,13 +257,75 @@ std::uint8_t State::free_segments(int type, Placement p) const {
   }
   std::uint8_t mask = 0;
   for (int s = 0; s < kMaxSegs; ++s) mask |= std::uint8_t(((o.seg_edges[s] & taken) == 0) << s);
-  return std::uint8_t(mask & ((1u << kBaseTiles[type].nseg) - 1));
+  return std::uint8_t(mask & ((1u << kTiles[type].nseg) - 1));
 }
 
 void State::draw(int type) {
-  assert(stack_left_[to_move_] > 0 && unseen_[type] > 0);
-  --stack_left_[to_move_];
+  assert(unseen_[type] > 0);
+  if (river_left_ > 0) [[unlikely]] {
+    assert(is_river(type));
+    --river_left_;
+  } else {
+    assert(stack_left_[to_move_] > 0 && !is_river(type));
+    --stack_left_[to_move_];
+  }
   --unseen_[type];
+}
+
+namespace {
+// Per river type and rotation: the board directions of its water edges (a bit each).
+constexpr auto kWaterDirs = [] {
+  std::array<std::array<std::uint8_t, 4>, kTileTypes> w{};
+  for (int t = 0; t < kTileTypes; ++t)
+    for (int r = 0; r < 4; ++r)
+      for (int d = 0; d < 4; ++d)
+        if (kOriented[t][r].edge[d] == kWater) w[t][r] |= std::uint8_t(1u << d);
+  return w;
+}();
+constexpr int kLeft = 1, kRight = 2;
+}  // namespace
+
+// A river tile goes at the open end, a water edge against it (expansions.md, "Laying the
+// river"): its other water edge, if any, is the new open end. A curve turns left or right
+// of the flow, never the way the previous curve turned (no U-turn).
+int State::river_placements(int type, Placement* out) const {
+  if (open_end_ == kNoCell) return 0;
+  const std::uint16_t v = cell_[open_end_];
+  assert(v >= kOpenBase && v != kEmpty);
+  const OpenCell& oc = open_[v - kOpenBase];
+  const int back = opposite(flow_);
+  int n = 0;
+  for (int r = 0; r < 4; ++r) {
+    const std::uint8_t w = kWaterDirs[type][r];
+    if (!(w >> back & 1)) continue;
+    bool fits = true;  // the land edges against the cell's other neighbours
+    for (int d = 0; d < 4; ++d) {
+      const std::uint8_t need = code_edge(oc.code, d);
+      if (d != back && need != kNone && need != kOriented[type][r].edge[d]) fits = false;
+    }
+    if (!fits) continue;
+    const std::uint8_t exit = std::uint8_t(w & ~(1u << back));
+    if (exit != 0 && exit != (1u << flow_)) {
+      const int turn = exit == (1u << ((flow_ + 3) & 3)) ? kLeft : kRight;
+      if (turn == last_turn_) continue;
+    }
+    out[n++] = Placement{oc.cell, oc.x, oc.y, std::uint8_t(r)};
+  }
+  return n;
+}
+
+void State::river_placed(int type, const Placement& p) {
+  const std::uint8_t w = kWaterDirs[type][p.rot];
+  const std::uint8_t exit =
+      open_end_ == kNoCell ? w : std::uint8_t(w & ~(1u << opposite(flow_)));  // the spring: its one water edge
+  if (exit == 0) {  // the lake
+    open_end_ = kNoCell;
+    return;
+  }
+  const int e = std::countr_zero(unsigned(exit));
+  if (open_end_ != kNoCell && e != flow_) last_turn_ = std::uint8_t(e == ((flow_ + 3) & 3) ? kLeft : kRight);
+  flow_ = std::uint8_t(e);
+  open_end_ = std::uint16_t(step(p.cell, e));
 }
 
 void State::discard(int) { ++discards_; }
@@ -239,7 +333,7 @@ void State::discard(int) { ++discards_; }
 // New and already open cells take one path (whether a neighbour is already open is not
 // predictable): a new cell is appended with an empty code, an open one rewritten in place.
 void State::add_open(int cell, int x, int y, std::uint8_t code_bits) {
-  const std::uint8_t v = cell_[cell];
+  const std::uint16_t v = cell_[cell];
   assert(v == kEmpty || v >= kOpenBase);
   const bool fresh = v == kEmpty;
   assert(!fresh || n_open_ < kMaxOpen);
@@ -247,7 +341,7 @@ void State::add_open(int cell, int x, int y, std::uint8_t code_bits) {
   const std::uint8_t code = std::uint8_t(pick(fresh, 0, open_[j].code));
   open_[j] = OpenCell{std::uint16_t(cell), std::int8_t(x), std::int8_t(y),
                       std::uint8_t(code | code_bits)};
-  cell_[cell] = std::uint8_t(kOpenBase + j);
+  cell_[cell] = std::uint16_t(kOpenBase + j);
   n_open_ = std::uint8_t(n_open_ + fresh);
 }
 
@@ -258,7 +352,7 @@ void State::remove_open(int cell) {
   assert(j >= 0 && j < n_open_);
   --n_open_;
   open_[j] = open_[n_open_];
-  cell_[open_[j].cell] = std::uint8_t(kOpenBase + j);
+  cell_[open_[j].cell] = std::uint16_t(kOpenBase + j);
 }
 
 int State::merge(int a, int b) {
@@ -270,7 +364,7 @@ int State::merge(int a, int b) {
   int s = rb;
   do {
     const int u = s / kMaxSegs, seg = s % kMaxSegs;
-    const int nseg = kBaseTiles[tiles_[u].type].nseg;
+    const int nseg = kTiles[tiles_[u].type].nseg;
     bool in_a = false, earlier_in_b = false;
     for (int j = 0; j < nseg; ++j) {
       const int f = slot_[u * kMaxSegs + j].feat;
@@ -286,6 +380,8 @@ int State::merge(int a, int b) {
     s = slot_[s].next;
   } while (s != rb);
   std::swap(slot_[ra].next, slot_[rb].next);
+  ext_[ra].marks |= ext_[rb].marks;
+  ext_[ra].large |= ext_[rb].large;
   Feature& fa = slot_[ra].f;
   const Feature& fb = slot_[rb].f;
   fa.tiles = std::uint8_t(fa.tiles + fb.tiles - dup);
@@ -303,14 +399,21 @@ constexpr auto kFreshFeatures = [] {
   std::array<std::array<Feature, kMaxSegs>, kTileTypes> t{};
   for (int type = 0; type < kTileTypes; ++type)
     for (int s = 0; s < kMaxSegs; ++s) {
-      const bool used = s < kBaseTiles[type].nseg;
+      const bool used = s < kTiles[type].nseg;
       Feature& f = t[type][s];
-      f.kind = used ? kBaseTiles[type].segs[s].kind : SegKind::road;
+      f.kind = used ? kTiles[type].segs[s].kind : SegKind::road;
       f.tiles = 1;
       f.open = used ? 0 : 1;
-      f.pennants = used && kBaseTiles[type].segs[s].pennant ? 1 : 0;
+      f.pennants = used && kTiles[type].segs[s].pennant ? 1 : 0;
       f.size = 1;
     }
+  return t;
+}();
+// The marks of each type's segments.
+constexpr auto kSegMarks = [] {
+  std::array<std::array<std::uint8_t, kMaxSegs>, kTileTypes> t{};
+  for (int type = 0; type < kTileTypes; ++type)
+    for (int s = 0; s < kTiles[type].nseg; ++s) t[type][s] = kTiles[type].segs[s].marks;
   return t;
 }();
 
@@ -323,15 +426,17 @@ constexpr auto kStepDir = [] {
 }  // namespace
 
 int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed,
-                 std::uint8_t* free_out) {
+                 std::uint8_t* free_out, bool large) {
   assert(cell_[p.cell] >= kOpenBase && cell_[p.cell] != kEmpty);
-  assert(kFits[open_[cell_[p.cell] - kOpenBase].code][type] >> p.rot & 1);
+  assert(is_river(type) || kFits[open_[cell_[p.cell] - kOpenBase].code][type] >> p.rot & 1);
   const int idx = n_tiles_++;
   const Oriented& o = kOriented[type][p.rot];
-  const TileDef& def = kBaseTiles[type];
+  const TileDef& def = kTiles[type];
   tiles_[idx] = PlacedTile{p.cell, p.x, p.y, std::uint8_t(type), p.rot, kNoSegment, kNoColor};
   remove_open(p.cell);
-  cell_[p.cell] = std::uint8_t(idx);
+  cell_[p.cell] = std::uint16_t(idx);
+  if (is_river(type)) [[unlikely]]
+    river_placed(type, p);
 
   // All kMaxSegs slots are set from the type's template, the unused ones too (open 1, so
   // they never complete): the loops over segments below have a fixed length.
@@ -340,11 +445,12 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
     slot_[base + s].feat = std::uint16_t(base + s);
     slot_[base + s].next = std::uint16_t(base + s);
     slot_[base + s].f = kFreshFeatures[type][s];
+    ext_[base + s] = Ext{kSegMarks[type][s], 0};
   }
   // Edges: join neighbouring features, or open new cells.
   for (int d = 0; d < 4; ++d) {
     const int nc = step(p.cell, d);
-    const std::uint8_t v = cell_[nc];
+    const std::uint16_t v = cell_[nc];
     const int s = o.seg[d];
     if (v < kMaxTiles) {
       if (s == kNoSeg) continue;
@@ -355,8 +461,8 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
       --slot_[root].f.open;  // the neighbour's edge is closed now
     } else {
       slot_[slot_[base + (s & 3)].feat].f.open += s >= 0;  // a field edge (s == kNoSeg) adds nothing
-      add_open(nc, p.x + kDx[d], p.y + kDy[d],
-               std::uint8_t(o.edge[d] << (2 * opposite(d))));
+      add_open(nc, p.x + kDx[d], p.y + kDy[d],  // a water edge leaves no code (kWater & 3)
+               std::uint8_t((o.edge[d] & 3) << (2 * opposite(d))));
     }
   }
   // Monasteries around the tile: only unfinished ones can change, and there are few. Those
@@ -393,15 +499,26 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
   *free_out = free_mask;
   if (free_mask) {
     const int c = to_move_;
-    if (supply_[c] == 0) {
+    const bool has_meeple = supply_[c] != 0, has_large = large_supply_[c] != 0;
+    if (!has_meeple && !has_large) {
       forced_no_meeple_ = true;
     } else {
       if (meeple_seg < 0 || meeple_seg >= def.nseg || !(free_mask >> meeple_seg & 1))
         throw std::logic_error("policy chose a meeple segment that is not free");
-      Feature& f = slot_[slot_[base + meeple_seg].feat].f;
-      ++f.meeples[c];
-      ++f.meeple_total;
-      --supply_[c];
+      if (large && !has_large) throw std::logic_error("policy chose a large meeple not in supply");
+      const int root = slot_[base + meeple_seg].feat;
+      Feature& f = slot_[root].f;
+      if (has_large && (large || !has_meeple)) [[unlikely]] {  // weighs 2 in majorities
+        f.meeples[c] = std::uint8_t(f.meeples[c] + 2);
+        f.meeple_total = std::uint8_t(f.meeple_total + 2);
+        --large_supply_[c];
+        ext_[root].large = std::uint8_t(ext_[root].large | 1u << c);
+        large_tiles_[std::size_t(idx >> 6)] |= std::uint64_t(1) << (idx & 63);
+      } else {
+        ++f.meeples[c];
+        ++f.meeple_total;
+        --supply_[c];
+      }
       tiles_[idx].meeple_seg = std::uint8_t(meeple_seg);
       tiles_[idx].meeple_color = std::uint8_t(c);
     }
@@ -429,8 +546,12 @@ ScoreEvent State::score_feature(int root) {
   e.kind = f.kind;
   e.tiles = f.kind == SegKind::monastery ? 9 : f.tiles;
   e.pennants = f.pennants;
-  e.points = std::int16_t(f.kind == SegKind::road   ? e.tiles
-                          : f.kind == SegKind::city ? 2 * e.tiles + 2 * e.pennants
+  e.marks = ext_[root].marks;
+  e.large = ext_[root].large;
+  // An inn doubles a road's rate, a cathedral makes a city's 3 (expansions.md).
+  const int road_rate = e.marks & kMarkInn ? 2 : 1, city_rate = e.marks & kMarkCathedral ? 3 : 2;
+  e.points = std::int16_t(f.kind == SegKind::road   ? road_rate * e.tiles
+                          : f.kind == SegKind::city ? city_rate * (e.tiles + e.pennants)
                                                     : 9);
   e.meeples = f.meeples;
   int most = 0;
@@ -448,9 +569,14 @@ ScoreEvent State::score_feature(int root) {
     for (int c = 0; c < colors_; ++c)
       if (e.awarded >> c & 1) scores_[c] = std::int16_t(scores_[c] + e.points);
   }
-  for (int c = 0; c < colors_; ++c) supply_[c] = std::uint8_t(supply_[c] + f.meeples[c]);
+  for (int c = 0; c < colors_; ++c) {
+    const int big = e.large >> c & 1;  // the large meeple weighs 2 and returns on its own
+    supply_[c] = std::uint8_t(supply_[c] + f.meeples[c] - 2 * big);
+    large_supply_[c] = std::uint8_t(large_supply_[c] + big);
+  }
   f.meeples.fill(0);
   f.meeple_total = 0;
+  ext_[root].large = 0;
 
   const int n_awarded = std::popcount(e.awarded);
   if (n_awarded > 0) {
@@ -480,7 +606,7 @@ ScoreEvent State::score_feature(int root) {
 
 void State::end_turn() {
   ++turn_;
-  bool all_empty = true;
+  bool all_empty = river_left_ == 0;
   for (int c = 0; c < colors_; ++c) all_empty &= stack_left_[c] == 0;
   if (all_empty) {
     end_ = EndReason::tiles_exhausted;  // also when a meeple was forced and missing

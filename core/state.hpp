@@ -4,21 +4,28 @@
 // receives a State cannot read it.
 //
 // Board: cell (x, y) lives at index (x + kRowStride*y) mod kCells. Every cell the engine
-// ever touches lies within L1 distance 73 of every other (a connected group of at most 72
-// tiles plus its edge and corner neighbours), and no non-zero vector of L1 length <= 73
-// maps to 0 mod kCells (static_assert below), so the wrap-around never aliases: 71 tiles
-// in a straight line fit as well as any compact shape.
+// ever touches lies within L1 distance kMaxTiles + 1 of every other (a connected group of
+// at most kMaxTiles tiles plus its edge and corner neighbours), and no non-zero vector of
+// that L1 length or less maps to 0 mod kCells (static_assert below), so the wrap-around
+// never aliases: the tiles in a straight line fit as well as any compact shape.
 //
 // Features: every road/city/monastery segment of a placed tile has a slot
 // (tile index * 4 + segment). A slot's feature id is the root slot of its feature; members
 // of a feature form a circular list, and merging relabels the smaller feature (features
 // are small, so this beats union-find path walks). Per feature we keep the distinct-tile
-// count, open edges (for a monastery: empty surrounding cells), pennants and meeples per
-// colour.
+// count, open edges (for a monastery: empty surrounding cells), pennants and the weight of
+// the figures per colour (a meeple 1, the large meeple 2: expansions.md); beside it, the
+// feature's marks (an inn, a cathedral) and which colours' large meeples stand on it.
+//
+// The expansions (expansions.md): a game deals the tiles of its tile set (Config::tiles).
+// With the river, the spring is the start tile and the river tiles are drawn from a shared
+// river stack before any land tile; the state tracks the river's open end, its flow and
+// the way the last curve turned, and places river tiles only there.
 #pragma once
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <type_traits>
 
 #include "core/goals.hpp"
@@ -30,23 +37,23 @@ inline constexpr int kMaxColors = 6;
 inline constexpr int kMinColors = 2;
 inline constexpr int kMaxMeeples = 12;
 inline constexpr int kMinMeeples = 1;
-inline constexpr int kCells = 2738;
-inline constexpr int kRowStride = 75;
-inline constexpr int kReach = 73;  // max L1 distance between two touched cells
+inline constexpr int kCells = 5408;
+inline constexpr int kRowStride = 105;
+inline constexpr int kReach = kMaxTiles + 1;  // max L1 distance between two touched cells
 inline constexpr int kMaxOpen = 2 * kMaxTiles + 2;  // site perimeter bound of a polyomino
 inline constexpr int kSlots = kMaxTiles * kMaxSegs;
 inline constexpr int kMaxPlacements = kMaxOpen * 4;  // (open cell, rotation) pairs
 inline constexpr int kMaxCompleted = 16;  // 4 segments + 9 monasteries fit easily
-inline constexpr int kMaxMonasteries = [] {  // monastery tiles in the tile set
+inline constexpr int kMaxMonasteries = [] {  // monastery tiles in the tile sets
   int n = 0;
-  for (const auto& t : kBaseTiles)
+  for (const auto& t : kTiles)
     for (int s = 0; s < t.nseg; ++s) n += t.segs[s].kind == SegKind::monastery ? t.count : 0;
   return n;
 }();
-// No colour can reach 1024: a colour gains a feature's points at most once, and all
-// features of 72 tiles are worth far less (cities <= 2*4*72+2*10, roads <= 4*72,
-// monasteries <= 6*9, start <= 6, final <= 2*12).
-inline constexpr int kScoreLimit = 1024;
+// No colour can reach 2048: a colour gains a feature's points at most once, and all
+// features of 102 tiles are worth far less (cities <= 3*4*102+3*13, roads <= 2*4*102,
+// monasteries <= 8*9, start <= 6, final <= 2*13).
+inline constexpr int kScoreLimit = 2048;
 
 namespace detail {
 constexpr bool board_is_alias_free() {
@@ -91,11 +98,15 @@ struct Placement {
   std::uint8_t rot;
 };
 
-// A full move: placement plus the meeple's segment index on the tile (kNoMeeple: none).
+// A full move: placement plus the meeple's segment index on the tile (kNoMeeple: none),
+// and the figure: `large` places the colour's large meeple (expansions.md; only when it is
+// in supply). A colour whose only figure is the large meeple places it whatever `large`
+// says (the forced-meeple rule).
 struct Move {
   static constexpr std::uint8_t kNoMeeple = kNoSegment;
   Placement at;
   std::uint8_t seg = kNoMeeple;
+  bool large = false;
   static constexpr Move none() { return Move{Placement{kNoCell, 0, 0, 0}, kNoMeeple}; }
   constexpr bool is_none() const { return at.cell == kNoCell; }
 };
@@ -129,7 +140,7 @@ inline constexpr int kMaxFeatureSlots = [] {
   int most = 0;
   for (const SegKind kind : {SegKind::road, SegKind::city, SegKind::monastery}) {
     int n = 0;
-    for (const auto& t : kBaseTiles)
+    for (const auto& t : kTiles)
       for (int s = 0; s < t.nseg; ++s) n += t.segs[s].kind == kind ? t.count : 0;
     most = n > most ? n : most;
   }
@@ -142,21 +153,38 @@ struct ScoreEvent {
   SegKind kind;
   std::uint8_t tiles, pennants;
   std::int16_t points;
-  std::array<std::uint8_t, kMaxColors> meeples;  // per colour on the feature
+  // Per colour on the feature: the weight of its figures (a meeple 1, the large meeple 2).
+  std::array<std::uint8_t, kMaxColors> meeples;
+  std::uint8_t large;      // colours whose large meeple stood on it (bit mask)
+  std::uint8_t marks;      // kMarkInn, kMarkCathedral: the rate it scored at
   std::uint8_t majority;   // colour bit mask
   std::uint8_t awarded;    // colour bit mask
   std::int16_t low_before;
 };
 
+// The colour used to draw from the river stack (core/turn.hpp: Env::draw).
+inline constexpr int kRiverStack = kMaxColors;
+
 struct Config {
+  Config() = default;
+  Config(int c, int m) : colors(c), meeples(m) {}
+  Config(int c, int m, const TileCounts& t, bool large, std::string_view set, std::string_view hash)
+      : colors(c), meeples(m), tiles(t), large_meeple(large), tileset(set), tileset_hash(hash) {}
   int colors = 3;
   int meeples = 4;
+  TileCounts tiles = kBaseCounts;  // the tile set the game deals (core/tiles.hpp)
+  bool large_meeple = false;       // each colour also has the large meeple
+  // The set's name as logs record it (a built-in combination or a file's `name`) and its
+  // hash (empty for the base set): the caller keeps the text alive.
+  std::string_view tileset = "base";
+  std::string_view tileset_hash;
 };
 
 class State {
  public:
-  // A new game: start tile D at (0,0) unrotated, starting scores 1..k, full supplies,
-  // stacks of sizes per rules.md ("Set-up"), every non-start tile unseen.
+  // A new game: the start tile (D, or the spring with the river) at (0,0) unrotated,
+  // starting scores 1..k, full supplies, stacks of sizes per rules.md ("Set-up") and
+  // expansions.md, every non-start tile unseen.
   static State initial(const Config& cfg);
 
   // --- what a player may know ------------------------------------------------------
@@ -165,8 +193,22 @@ class State {
   int to_move() const { return to_move_; }
   int turn() const { return turn_; }
   int score(int c) const { return scores_[c]; }
-  int supply(int c) const { return supply_[c]; }
+  int supply(int c) const { return supply_[c]; }  // meeples (not the large meeple)
+  bool large_meeple() const { return large_meeple_; }   // the option is on
+  int large_supply(int c) const { return large_supply_[c]; }  // 0 or 1
+  // Figures in colour c's supply: its meeples and its large meeple (what the forced-meeple
+  // rule and the end of the game ask about).
+  int figures(int c) const { return supply_[c] + large_supply_[c]; }
   int stack_left(int c) const { return stack_left_[c]; }
+  // The river stack (expansions.md): tiles left in it (drawn before any land tile), and
+  // the river's open end while it flows (kNoCell when it has none).
+  int river_left() const { return river_left_; }
+  int river_end() const { return open_end_; }
+  int start_type() const { return start_type_; }
+  // Whether the game deals tile types beyond the base set's (Inns & Cathedrals, the river).
+  bool beyond_base() const { return beyond_base_; }
+  // One past the last tile type the game deals: loops over the unseen types stop there.
+  int type_end() const { return type_end_; }
   int unseen(int type) const { return unseen_[type]; }
   int unseen_total() const;
   int lowest_score() const;
@@ -191,8 +233,18 @@ class State {
   std::span<const std::uint16_t> unfinished_monasteries() const { return {mon_.data(), n_mon_}; }
   // Distinct tiles in the union of the features with these roots.
   int distinct_tiles(std::span<const std::uint16_t> roots) const;
-  // Meeples of colour c still standing on the board.
+  // Meeples of colour c still standing on the board (not counting the large meeple).
   int meeples_on_board(int c) const { return meeples_ - supply_[c]; }
+  // Figures of colour c on the board: the meeples and the large meeple.
+  int figures_on_board(int c) const {
+    return meeples_ - supply_[c] + (large_meeple_ && large_supply_[c] == 0);
+  }
+  // Whether the figure placed with tile i is the large meeple.
+  bool large_at(int tile) const { return large_tiles_[std::size_t(tile >> 6)] >> (tile & 63) & 1; }
+  // A feature's marks (kMarkInn, kMarkCathedral) and the colours of the large meeples on
+  // it, by root.
+  std::uint8_t feature_marks(int root) const { return ext_[root].marks; }
+  std::uint8_t feature_large(int root) const { return ext_[root].large; }
 
   // Makes this State equal to `o`, copying only what is in use: the tiles placed, their
   // features and the open cells, and rewriting only the board cells either State uses,
@@ -218,11 +270,12 @@ class State {
   // `meeple_seg`, which must then be a free segment. Returns the number of completed
   // features written to `completed` (roots, in as-found order: the tile's segments, then
   // neighbouring monasteries N, NE, E, SE, S, SW, W, NW). Returns the free mask via `free`.
+  // `large`: the figure is the large meeple (Move::large).
   int place(int type, Placement p, int meeple_seg, std::uint16_t* completed,
-            std::uint8_t* free);
+            std::uint8_t* free, bool large = false);
   ScoreEvent score_feature(int root);  // scores one completed feature, returns meeples
   void end_turn();                     // decides the end, or passes to the next colour
-  int final_meeple(int color);         // final scoring of one meeple: points gained (0/2)
+  int final_meeple(int color);         // final scoring of one figure: points gained (0/2)
   void finish();                       // result-based goals after final scoring
   int result() const { return lowest_score(); }
   bool forced_without_meeple() const { return forced_no_meeple_; }
@@ -230,6 +283,8 @@ class State {
  private:
   friend struct StateTestAccess;  // tests set up positions (scores, supplies, turn order)
   void add_open(int cell, int x, int y, std::uint8_t code_bits);
+  int river_placements(int type, Placement* out) const;
+  void river_placed(int type, const Placement& p);
   void remove_open(int cell);
   int merge(int a, int b);  // returns the surviving root
 
@@ -244,32 +299,42 @@ class State {
   alignas(64) std::array<Slot, kSlots> slot_;
   // Tile index, kOpenBase + open index, or kEmpty. Only the cells of tiles_[0, n_tiles_)
   // and open_[0, n_open_) are not kEmpty (copy_from relies on it).
-  std::array<std::uint8_t, kCells> cell_ = [] {
-    std::array<std::uint8_t, kCells> b;
+  std::array<std::uint16_t, kCells> cell_ = [] {
+    std::array<std::uint16_t, kCells> b;
     b.fill(kEmpty);
     return b;
   }();
   std::array<PlacedTile, kMaxTiles> tiles_;
   std::array<OpenCell, kMaxOpen> open_;
+  // Per slot, valid at roots: the feature's marks and its large meeples' colours.
+  struct Ext {
+    std::uint8_t marks, large;
+  };
+  std::array<Ext, kSlots> ext_;
   // From here to the end: small members, which copy_from copies as one block.
   std::array<std::int16_t, kMaxColors> scores_;
   std::array<std::uint8_t, kMaxColors> supply_;
+  std::array<std::uint8_t, kMaxColors> large_supply_;
+  std::array<std::uint64_t, 2> large_tiles_;  // bit i: tile i's figure is the large meeple
   std::array<std::uint8_t, kMaxColors> stack_left_;
   std::array<std::uint8_t, kTileTypes> unseen_;
   std::array<std::uint16_t, kMaxMonasteries> mon_;  // slots of unfinished monasteries
   std::uint8_t colors_, meeples_, to_move_, n_tiles_ = 0, n_open_ = 0, discards_, n_mon_;
   std::uint8_t monasteries_scored_;
+  std::uint8_t river_left_, flow_, last_turn_, start_type_, type_end_;  // last_turn_: 0 none, 1 left, 2 right
+  std::uint16_t open_end_;
+  bool large_meeple_, beyond_base_;
   bool forced_no_meeple_;
   EndReason end_;
   GoalMask goals_;
   std::uint16_t turn_;
 
-  static constexpr std::uint8_t kEmpty = 0xFF;
-  static constexpr std::uint8_t kOpenBase = 100;
+  static constexpr std::uint16_t kEmpty = 0xFFFF;
+  static constexpr std::uint16_t kOpenBase = 128;
   static_assert(kOpenBase >= kMaxTiles && kOpenBase + kMaxOpen < kEmpty);
 };
 
 static_assert(std::is_trivially_copyable_v<State>, "look-ahead copies the state");
-static_assert(sizeof(State) <= 9 * 1024, "state copy budget: 9 KiB (copy_from copies less)");
+static_assert(sizeof(State) <= 24 * 1024, "state copy budget: 24 KiB (copy_from copies less)");
 
 }  // namespace carc

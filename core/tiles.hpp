@@ -17,44 +17,95 @@
 
 namespace carc {
 
-// The base set (rules.md, "Base tile set": 24 types, 72 tiles), read at compile time from
-// its data (core/tilesets/builtin.hpp, the tile-set format of core/tileset.hpp).
+// The built-in sets (core/tilesets/builtin.hpp, the tile-set format of core/tileset.hpp),
+// read at compile time: the base game (rules.md, "Base tile set": 24 types, 72 tiles),
+// Inns & Cathedrals (17 types, 18 tiles) and The River (I) (10 types, 12 tiles), per
+// expansions.md. The engine knows every type of the three as one catalogue, in that order
+// (base A..X are types 0..23, as they always were); a game plays the types its tile set
+// deals (Config::tiles), the others have count 0 there.
 inline constexpr tileset::Set kBaseSet = tileset::parse(tilesets::kBase);
-static_assert(kBaseSet.ok(), "the built-in base set reads (core/tilesets/builtin.hpp)");
+inline constexpr tileset::Set kInnsSet = tileset::parse(tilesets::kInns);
+inline constexpr tileset::Set kRiverSet = tileset::parse(tilesets::kRiver);
+static_assert(kBaseSet.ok() && kInnsSet.ok() && kRiverSet.ok(),
+              "the built-in sets read (core/tilesets/builtin.hpp)");
 static_assert(kBaseSet.ntypes == 24 && kBaseSet.river_tiles() == 0);
 
-inline constexpr std::array<TileDef, 24> kBaseTiles = [] {
-  std::array<TileDef, 24> out{};
-  for (int t = 0; t < 24; ++t) {
-    const tileset::Type& x = kBaseSet.types[t];
-    TileDef& d = out[t];
-    d.name = x.name[0];
-    d.count = std::uint8_t(x.count);
-    for (int e = 0; e < 4; ++e)
-      d.edges[e] = x.edges[e] == tileset::Letter::city ? kCity : x.edges[e] == tileset::Letter::road ? kRoad : kField;
-    d.nseg = std::uint8_t(x.nseg);
-    for (int s = 0; s < kMaxSegs; ++s)
-      d.segs[s] = s < x.nseg ? SegDef{x.segs[s].kind, x.segs[s].edges, x.segs[s].pennant}
-                             : SegDef{SegKind::road, 0, false};
-  }
+inline constexpr int kBaseTypes = 24;
+inline constexpr int kFirstInn = kBaseTypes;
+inline constexpr int kFirstRiver = kFirstInn + kInnsSet.ntypes;
+inline constexpr int kTileTypes = kFirstRiver + kRiverSet.ntypes;
+static_assert(kTileTypes == 51);
+
+inline constexpr std::array<TileDef, kTileTypes> kTiles = [] {
+  std::array<TileDef, kTileTypes> out{};
+  int t = 0;
+  for (const tileset::Set* set : {&kBaseSet, &kInnsSet, &kRiverSet})
+    for (int i = 0; i < set->ntypes; ++i, ++t) {
+      const tileset::Type& x = set->types[i];
+      TileDef& d = out[t];
+      for (int k = 0; k < 4; ++k) d.name[k] = x.name[k];
+      d.count = std::uint8_t(x.count);
+      for (int e = 0; e < 4; ++e)
+        d.edges[e] = x.edges[e] == tileset::Letter::city    ? kCity
+                     : x.edges[e] == tileset::Letter::road  ? kRoad
+                     : x.edges[e] == tileset::Letter::water ? kWater
+                                                            : kField;
+      d.nseg = std::uint8_t(x.nseg);
+      for (int s = 0; s < kMaxSegs; ++s)
+        d.segs[s] = s < x.nseg ? SegDef{x.segs[s].kind, x.segs[s].edges, x.segs[s].pennant,
+                                        x.segs[s].marks}
+                               : SegDef{SegKind::road, 0, false, 0};
+    }
   return out;
 }();
 
-inline constexpr int kTileTypes = 24;
-inline constexpr int kStartType = 3;  // D
-inline constexpr int kMaxTiles = 72;  // including the start tile
+inline constexpr int kStartType = 3;                              // D
+inline constexpr int kSpringType = kFirstRiver + kRiverSet.start;  // R0
+inline constexpr int kLakeType = kFirstRiver + kRiverSet.last;     // R9
+// Tiles on the board at most: base, Inns & Cathedrals and the whole river.
+inline constexpr int kMaxTiles = kBaseSet.tiles() + kInnsSet.tiles() + kRiverSet.tiles();
+static_assert(kMaxTiles == 102);
 
-constexpr int total_tiles(const std::array<TileDef, 24>& set) {
+constexpr bool is_river(int type) { return type >= kFirstRiver; }
+
+constexpr int total_tiles(const std::array<TileDef, kTileTypes>& set, int from, int to) {
   int n = 0;
-  for (const auto& t : set) n += t.count;
+  for (int t = from; t < to; ++t) n += set[t].count;
   return n;
 }
-static_assert(total_tiles(kBaseTiles) == 72, "the base game has 72 tiles");
-static_assert(kBaseTiles[kStartType].name == 'D' && kBaseSet.start == kStartType);
+static_assert(total_tiles(kTiles, 0, kBaseTypes) == 72, "the base game has 72 tiles");
+static_assert(kTiles[kStartType].name[0] == 'D' && kBaseSet.start == kStartType);
+static_assert(kTiles[kSpringType].name[1] == '0' && kTiles[kLakeType].name[1] == '9');
+
+// The tiles a game deals (a tile set as the engine plays it): a count per type, the start
+// tile's type among them. With the river (the spring as the start tile), the other river
+// types form the river stack, the lake last; the rest are land tiles, dealt to the colours.
+struct TileCounts {
+  std::array<std::uint8_t, kTileTypes> count{};
+  std::uint8_t start = kStartType;
+  constexpr bool river() const { return start == kSpringType; }
+  constexpr int land() const {  // tiles dealt to the colours' stacks
+    int n = 0;
+    for (int t = 0; t < kFirstRiver; ++t) n += count[t];
+    return n - (start == kStartType ? 1 : 0);
+  }
+  constexpr int river_stack() const {
+    int n = 0;
+    for (int t = kFirstRiver; t < kTileTypes; ++t) n += count[t];
+    return river() ? n - 1 : 0;
+  }
+  constexpr bool operator==(const TileCounts&) const = default;
+};
+inline constexpr TileCounts kBaseCounts = [] {
+  TileCounts c;
+  for (int t = 0; t < kBaseTypes; ++t) c.count[t] = kTiles[t].count;
+  return c;
+}();
+static_assert(kBaseCounts.land() == 71);
 
 // Structural checks on the catalogue: segments touch exactly the edges of their kind,
 // every road/city edge belongs to exactly one segment, pennants only on cities.
-constexpr bool catalogue_consistent(const std::array<TileDef, 24>& set) {
+constexpr bool catalogue_consistent(const std::array<TileDef, kTileTypes>& set) {
   for (const auto& t : set) {
     std::uint8_t covered = 0;
     int monasteries = 0;
@@ -73,12 +124,12 @@ constexpr bool catalogue_consistent(const std::array<TileDef, 24>& set) {
           return false;
     }
     for (int d = 0; d < 4; ++d)
-      if ((t.edges[d] != kField) != bool(covered >> d & 1)) return false;
+      if ((t.edges[d] != kField && t.edges[d] != kWater) != bool(covered >> d & 1)) return false;
     if (monasteries > 1) return false;
   }
   return true;
 }
-static_assert(catalogue_consistent(kBaseTiles));
+static_assert(catalogue_consistent(kTiles));
 
 // A tile type in a given rotation, with everything in board directions.
 struct Oriented {
@@ -95,14 +146,14 @@ inline constexpr auto kOriented = [] {
     for (int r = 0; r < 4; ++r) {
       Oriented& x = o[t][r];
       for (int d = 0; d < 4; ++d) {
-        x.edge[rotate_dir(d, r)] = kBaseTiles[t].edges[d];
+        x.edge[rotate_dir(d, r)] = kTiles[t].edges[d];
         x.seg[d] = kNoSeg;
       }
       for (int s = 0; s < kMaxSegs; ++s) {
         std::uint8_t m = 0;
-        if (s < kBaseTiles[t].nseg)
+        if (s < kTiles[t].nseg)
           for (int d = 0; d < 4; ++d)
-            if (kBaseTiles[t].segs[s].edges >> d & 1) m |= std::uint8_t(1u << rotate_dir(d, r));
+            if (kTiles[t].segs[s].edges >> d & 1) m |= std::uint8_t(1u << rotate_dir(d, r));
         x.seg_edges[s] = m;
         for (int d = 0; d < 4; ++d)
           if (m >> d & 1) x.seg[d] = std::int8_t(s);
@@ -116,8 +167,8 @@ inline constexpr auto kMonasterySeg = [] {
   std::array<std::int8_t, kTileTypes> m{};
   for (int t = 0; t < kTileTypes; ++t) {
     m[t] = kNoSeg;
-    for (int s = 0; s < kBaseTiles[t].nseg; ++s)
-      if (kBaseTiles[t].segs[s].kind == SegKind::monastery) m[t] = std::int8_t(s);
+    for (int s = 0; s < kTiles[t].nseg; ++s)
+      if (kTiles[t].segs[s].kind == SegKind::monastery) m[t] = std::int8_t(s);
   }
   return m;
 }();
@@ -127,11 +178,12 @@ inline constexpr auto kMonasterySeg = [] {
 inline constexpr int kCodes = 256;
 constexpr std::uint8_t code_edge(std::uint8_t code, int d) { return (code >> (2 * d)) & 3; }
 
-// kFits[code][type]: bit r set when type in rotation r satisfies code.
+// kFits[code][type]: bit r set when type in rotation r satisfies code. A river tile goes
+// only at the river's open end (State::legal_placements), so it fits no code here.
 inline constexpr auto kFits = [] {
   std::array<std::array<std::uint8_t, kTileTypes>, kCodes> f{};
   for (int c = 0; c < kCodes; ++c)
-    for (int t = 0; t < kTileTypes; ++t)
+    for (int t = 0; t < kFirstRiver; ++t)
       for (int r = 0; r < 4; ++r) {
         bool ok = true;
         for (int d = 0; d < 4; ++d) {
@@ -145,12 +197,16 @@ inline constexpr auto kFits = [] {
 static_assert(kFits[0][0] == 0xF, "no constraint fits every rotation");
 static_assert(kFits[0b01][3] == 0b0001, "D's city faces N only unrotated");
 
-constexpr char tile_name(int type) { return kBaseTiles[type].name; }
-constexpr int tile_type(char name) {
+constexpr std::string_view tile_name(int type) {
+  const auto& n = kTiles[type].name;
+  return {n.data(), n[1] == '\0' ? 1u : n[2] == '\0' ? 2u : 3u};
+}
+constexpr int tile_type(std::string_view name) {
   for (int t = 0; t < kTileTypes; ++t)
-    if (kBaseTiles[t].name == name) return t;
+    if (tile_name(t) == name) return t;
   return kNoType;
 }
+constexpr int tile_type(char name) { return tile_type(std::string_view(&name, 1)); }
 
 // "road:E,S", "city:N", "monastery" for segment s of type t in rotation r (rules.md).
 std::string segment_name(int type, int rot, int seg);

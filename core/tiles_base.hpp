@@ -8,8 +8,10 @@
 
 namespace carc {
 
-// Edge letters. 0 is "no constraint" inside an open cell's code.
-enum Edge : std::uint8_t { kNone = 0, kCity = 1, kRoad = 2, kField = 3 };
+// Edge letters. 0 is "no constraint" inside an open cell's code. Water (The River) has no
+// code of its own: only a river tile ever goes next to a water edge, at the river's open
+// end, which the state tracks apart (kWater & 3 is kNone, the code a water edge leaves).
+enum Edge : std::uint8_t { kNone = 0, kCity = 1, kRoad = 2, kField = 3, kWater = 4 };
 enum class SegKind : std::uint8_t { road, city, monastery };
 
 // Directions: N=0, E=1, S=2, W=3 (board directions; y grows to the south).
@@ -30,14 +32,18 @@ constexpr std::string_view kind_name(SegKind k) {
   return k == SegKind::road ? "road" : k == SegKind::city ? "city" : "monastery";
 }
 
+// Marks of a segment (expansions.md): an inn on a road, a cathedral on a city.
+inline constexpr std::uint8_t kMarkInn = 1, kMarkCathedral = 2;
+
 struct SegDef {
   SegKind kind;
   std::uint8_t edges;  // bit d set: touches edge d (unrotated); 0 for a monastery
   bool pennant;
+  std::uint8_t marks = 0;  // kMarkInn, kMarkCathedral
 };
 
 struct TileDef {
-  char name;
+  std::array<char, 4> name;  // "A".."X", "I1".."I17", "R0".."R9", NUL-terminated
   std::uint8_t count;
   std::array<Edge, 4> edges;  // N, E, S, W unrotated
   std::uint8_t nseg;

@@ -19,7 +19,7 @@ template <class E>
 concept TurnEnv = requires(E& env, const State& s, int color, int type, const Placement* legal,
                            int n, std::uint16_t* completed, std::uint8_t* colors, const Move& m,
                            std::uint8_t free_mask, const ScoreEvent& e) {
-  { env.draw(color) } -> std::convertible_to<int>;          // top of color's stack
+  { env.draw(color) } -> std::convertible_to<int>;          // top of color's stack (kRiverStack: the river's)
   { env.choose(s, type, legal, n) } -> std::same_as<Move>;  // one of legal[0..n)
   env.order(s, type, completed, n);     // permute the n features completed this turn
   env.order_final(s, colors, n);        // permute the n meeples' colours for final scoring
@@ -55,7 +55,7 @@ template <TurnEnv Env>
 int draw_placeable(State& s, Env& env, Placement* legal, int& n) {
   const int c = s.to_move();
   for (;;) {
-    const int type = env.draw(c);
+    const int type = env.draw(s.river_left() > 0 ? kRiverStack : c);
     n = take_draw(s, env, type, legal);
     if (n > 0) return type;
     if (s.stack_left(c) == 0) return kNoType;
@@ -67,7 +67,7 @@ int draw_placeable(State& s, Env& env, Placement* legal, int& n) {
 template <TurnEnv Env>
 int place_tile(State& s, Env& env, int type, const Move& m, std::uint16_t* done) {
   std::uint8_t free_mask = 0;
-  const int n_done = s.place(type, m.at, m.seg, done, &free_mask);
+  const int n_done = s.place(type, m.at, m.seg, done, &free_mask, m.large);
   env.on_place(s, type, m, free_mask);
   return n_done;
 }
@@ -100,13 +100,14 @@ bool play_turn(State& s, Env& env) {
   return type != kNoType;
 }
 
-// After the last turn: each meeple left on the board, in the order the Env picks.
+// After the last turn: each figure left on the board (a colour's large meeple is one
+// figure), in the order the Env picks.
 template <TurnEnv Env>
 void play_final_scoring(State& s, Env& env) {
-  std::array<std::uint8_t, kMaxColors * kMaxMeeples> colors;
+  std::array<std::uint8_t, kMaxColors * (kMaxMeeples + 1)> colors;
   int n = 0;
   for (int c = 0; c < s.colors(); ++c)
-    for (int k = 0; k < s.meeples_on_board(c); ++k) colors[std::size_t(n++)] = std::uint8_t(c);
+    for (int k = 0; k < s.figures_on_board(c); ++k) colors[std::size_t(n++)] = std::uint8_t(c);
   if (n > 1) env.order_final(s, colors.data(), n);
   for (int i = 0; i < n; ++i) {
     const int c = colors[std::size_t(i)];

@@ -10,7 +10,7 @@ constexpr const char* kSlotQuantities[kAfterstatePerSlot] = {
     "present", "score", "supply", "on_board", "stack", "expected_points", "expected_returns"};
 
 constexpr int slot_column(int quantity, int slot) {
-  return kAfterstateGlobal + kTileTypes + quantity * kMaxColors + slot;
+  return kAfterstateGlobal + kBaseTypes + quantity * kMaxColors + slot;
 }
 
 }  // namespace
@@ -18,7 +18,7 @@ constexpr int slot_column(int quantity, int slot) {
 std::vector<std::string> afterstate_feature_columns() {
   std::vector<std::string> names = {"colors",         "meeples",   "turns_played", "tiles_left",
                                     "tiles_on_board", "discards",  "ended",        "absorb_share"};
-  for (int t = 0; t < kTileTypes; ++t) names.push_back(std::string("unseen_") + tile_name(t));
+  for (int t = 0; t < kBaseTypes; ++t) names.push_back("unseen_" + std::string(tile_name(t)));
   for (const char* q : kSlotQuantities)
     for (int slot = 0; slot < kMaxColors; ++slot) names.push_back(q + ("_" + std::to_string(slot)));
   return names;
@@ -40,7 +40,7 @@ void AfterstateFeatures::extract(const State& s, int mover, float* out) {
   PositionExpectations x;
   if (!s.ended()) x = eval_.expectations(s);
   out[7] = float(x.absorb_share);
-  for (int t = 0; t < kTileTypes; ++t) out[kAfterstateGlobal + t] = float(s.unseen(t));
+  for (int t = 0; t < kBaseTypes; ++t) out[kAfterstateGlobal + t] = float(s.unseen(t));
   for (int slot = 0; slot < k; ++slot) {
     const int c = (mover + 1 + slot) % k;
     const float values[kAfterstatePerSlot] = {

@@ -19,12 +19,13 @@
 
 namespace carc {
 
-// Feature columns: 8 of the position, 24 unseen counts (tile types A..X), then 7 per-colour
+// Feature columns: 8 of the position, 24 unseen counts (base tile types A..X: the learned
+// value is of the base set), then 7 per-colour
 // quantities, each over the 6 slots (quantity-major: score_0..score_5, supply_0..supply_5, ...).
 inline constexpr int kAfterstateGlobal = 8;
 inline constexpr int kAfterstatePerSlot = 7;
 inline constexpr int kAfterstateFeatures =
-    kAfterstateGlobal + kTileTypes + kAfterstatePerSlot * kMaxColors;
+    kAfterstateGlobal + kBaseTypes + kAfterstatePerSlot * kMaxColors;
 static_assert(kAfterstateFeatures == 74,
               "a change of columns is a new positions format and a new value format");
 

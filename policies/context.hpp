@@ -1,8 +1,8 @@
 // What a policy is made from besides its spec's numbers: one typed value handed to its
 // factory (make_placement_policy(spec, context)), never process-wide state, so two
-// contexts can play side by side in one process. Today the learned value; the next
-// non-numeric input (the tile set) is one more member here, its record one more field in
-// `config`, and the factories that need it read it.
+// contexts can play side by side in one process: the learned value and the tile set. The
+// next non-numeric input is one more member here, its record one more field in `config`,
+// and the factories that need it read it.
 //
 // A command builds it once from its options (sim/cli: select_value_net) into its RunConfig
 // (`RunConfig::context`), and everything that makes a policy for that run (the driver's
@@ -11,6 +11,8 @@
 #pragma once
 #include <memory>
 #include <string>
+
+#include "core/tiles.hpp"
 
 namespace carc {
 
@@ -26,6 +28,11 @@ struct PolicyContext {
   // Its hash (docs/value-format.md) and source, "built-in" or "file", as results record them.
   std::string value_net_hash() const;
   std::string value_net_source() const { return net ? "file" : "built-in"; }
+
+  // The tiles the games deal (core/tiles.hpp) and whether the large meeple plays. A policy
+  // whose knowledge is of the base set (the learned value's features) refuses another.
+  TileCounts tiles = kBaseCounts;
+  bool large_meeple = false;
 };
 
 }  // namespace carc

@@ -39,7 +39,7 @@ Outcome outcome_of(const State& s, bool alive) {
   Scores score{}, supply{};
   for (int c = 0; c < s.colors(); ++c) {
     score[std::size_t(c)] = s.score(c);
-    supply[std::size_t(c)] = s.supply(c);
+    supply[std::size_t(c)] = s.figures(c);
   }
   return outcome_of(score, supply, s.colors(), alive);
 }
@@ -51,7 +51,7 @@ class Greedy final : public PlacementPolicy {
   Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
     const State& s = obs.state();
     const int type = obs.tile();
-    const bool has_meeple = s.supply(s.to_move()) > 0;
+    const bool has_meeple = s.figures(s.to_move()) > 0;
     const Outcome quiet = outcome_of(s, true);
     Outcome best{-1, 0, 0, 0, 0};
     n_ties_ = 0;

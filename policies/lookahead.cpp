@@ -9,7 +9,7 @@ std::unique_ptr<ScoringPolicy> make_lookahead_scoring() { return make_scoring_po
 void apply_move(State& s, int type, const Move& m, ScoringPolicy& scoring, Rng& rng) {
   std::uint16_t done[kMaxCompleted];
   std::uint8_t free_mask = 0;
-  const int n = s.place(type, m.at, m.seg, done, &free_mask);
+  const int n = s.place(type, m.at, m.seg, done, &free_mask, m.large);
   if (n > 1) scoring.order_features(Observation(s, type), {done, std::size_t(n)}, rng);
   for (int i = 0; i < n; ++i) s.score_feature(done[i]);
 }
@@ -22,7 +22,14 @@ void play_to_afterstate(State& after, const State& s, int type, const Move& m,
 }
 
 Move position_move(const State& s, int type, Move m) {
-  if (s.supply(s.to_move()) == 0 || s.free_segments(type, m.at) == 0) m.seg = Move::kNoMeeple;
+  const int c = s.to_move();
+  const bool meeple = s.supply(c) > 0, large = s.large_supply(c) > 0;
+  if ((!meeple && !large) || s.free_segments(type, m.at) == 0 || m.seg == Move::kNoMeeple) {
+    m.seg = Move::kNoMeeple;
+    m.large = false;
+  } else {
+    m.large = large && (m.large || !meeple);  // the figure the engine places
+  }
   return m;
 }
 
@@ -33,7 +40,7 @@ void Redeal::deal_numbered(const State& s, std::uint64_t seed, int k) {
 
 void Redeal::deal(const State& s, Rng& rng) {
   int n = 0;
-  for (int t = 0; t < kTileTypes; ++t)
+  for (int t = 0; t < kFirstRiver; ++t)
     for (int k = s.unseen(t); k > 0; --k) tiles_[n++] = std::uint8_t(t);
   for (int i = n; i > 1; --i) {  // Fisher-Yates with Boost-identical numbers
     const int j = int(uniform_below(rng, std::uint32_t(i)));
@@ -44,7 +51,20 @@ void Redeal::deal(const State& s, Rng& rng) {
     begin_[c] = std::uint8_t(at);
     at += s.stack_left(c);
   }
-  assert(at == n);  // every unseen tile is in some stack
+  assert(at == n);  // every unseen land tile is in some stack
+  // The river stack (expansions.md): its unseen tiles re-dealt, the lake (public) last.
+  begin_[kRiverStack] = std::uint8_t(at);
+  if (s.river_left() > 0) [[unlikely]] {
+    const int first = at;
+    for (int t = kFirstRiver; t < kTileTypes; ++t)
+      if (t != kLakeType)
+        for (int k = s.unseen(t); k > 0; --k) tiles_[std::size_t(at++)] = std::uint8_t(t);
+    for (int i = at - first; i > 1; --i) {
+      const int j = int(uniform_below(rng, std::uint32_t(i)));
+      std::swap(tiles_[std::size_t(first + i - 1)], tiles_[std::size_t(first + j)]);
+    }
+    for (int k = s.unseen(kLakeType); k > 0; --k) tiles_[std::size_t(at++)] = std::uint8_t(kLakeType);
+  }
   next_ = begin_;
 }
 

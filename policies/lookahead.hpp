@@ -50,7 +50,12 @@ template <class Best>
 double expect_next_draw(const State& after, State& child, Placement* legal, Best&& best) {
   double sum = 0;
   int weight = 0;
-  for (int t = 0; t < kTileTypes; ++t) {
+  // The next draw is a land tile, or while the river flows a river tile (the lake only as
+  // the river stack's last).
+  const int river = after.river_left();
+  const int from = river == 0 ? 0 : river == 1 ? kLakeType : kFirstRiver;
+  const int to = river == 0 ? kFirstRiver : river == 1 ? kLakeType + 1 : kLakeType;
+  for (int t = from; t < to; ++t) {
     const int count = after.unseen(t);
     if (count == 0) continue;
     child.copy_from(after);
@@ -64,7 +69,8 @@ double expect_next_draw(const State& after, State& child, Placement* legal, Best
 }
 
 // Stacks re-dealt from the unseen tiles of a State: each colour gets as many tiles as its
-// stack holds, in a uniformly random order. A plain value: re-dealing allocates nothing.
+// stack holds, in a uniformly random order; with the river, the river stack's unseen
+// tiles in a random order with the lake last. A plain value: re-dealing allocates nothing.
 class Redeal {
  public:
   // Shuffles the unseen multiset of `s` with `rng` and cuts it by s.stack_left(c).
@@ -78,7 +84,7 @@ class Redeal {
 
  private:
   std::array<std::uint8_t, kMaxTiles> tiles_{};
-  std::array<std::uint8_t, kMaxColors> begin_{}, next_{};
+  std::array<std::uint8_t, kMaxColors + 1> begin_{}, next_{};  // [kRiverStack]: the river stack
 };
 
 // Rollout environment: draws from a Redeal, decisions from a placement policy and a

@@ -52,7 +52,7 @@ void CellNeighbours::load(const State& s, const Placement& p) {
 bool surely_quiet(int type, int rot, const CellNeighbours& nb, std::uint8_t& free_mask) {
   if (nb.near_completes) return false;
   const Oriented& o = kOriented[type][rot];
-  const TileDef& def = kBaseTiles[type];
+  const TileDef& def = kTiles[type];
   free_mask = 0;
   std::uint8_t roots_seen = 0;  // directions whose root was met
   for (int sg = 0; sg < def.nseg; ++sg) {
@@ -79,7 +79,7 @@ bool surely_quiet(int type, int rot, const CellNeighbours& nb, std::uint8_t& fre
 void analyse_placement(const State& s, int type, const Placement& p, const CellNeighbours& nb,
                        PlacementEffect& out) {
   const Oriented& o = kOriented[type][p.rot];
-  const TileDef& def = kBaseTiles[type];
+  const TileDef& def = kTiles[type];
 
   // The board feature behind each edge of the tile (-1: no tile there, or a field edge).
   std::array<std::int16_t, 4>& root = out.edge_root;

@@ -1,6 +1,7 @@
 // Baseline placement `random` (issue: uniform over all legal (x, y, rot) triples, the
 // four rotations counted separately even when symmetric; the meeple uniform over the
-// free segments when one is forced).
+// free segments when one is forced; with the large meeple, then the figure uniform over the
+// kinds in supply).
 #include <bit>
 
 #include "policies/policy.hpp"
@@ -16,7 +17,7 @@ class RandomPlacement final : public PlacementPolicy {
     Move m;
     m.at = legal[uniform(rng, int(legal.size()))];
     const State& s = obs.state();
-    if (s.supply(s.to_move()) == 0) return m;
+    if (s.figures(s.to_move()) == 0) return m;
     const std::uint8_t free = s.free_segments(obs.tile(), m.at);
     const int n = std::popcount(unsigned(free));
     if (n == 0) return m;
@@ -24,6 +25,9 @@ class RandomPlacement final : public PlacementPolicy {
     std::uint8_t bits = free;
     while (k--) bits &= std::uint8_t(bits - 1);
     m.seg = std::uint8_t(std::countr_zero(unsigned(bits)));
+    // With the large meeple (expansions.md): the figure uniform over the kinds in supply.
+    if (s.large_supply(s.to_move()) > 0)
+      m.large = s.supply(s.to_move()) == 0 || uniform(rng, 2) == 1;
     return m;
   }
 };

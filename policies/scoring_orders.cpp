@@ -231,7 +231,7 @@ void BestOrder::solve(const TurnScoring& t, std::span<std::uint8_t> order) {
 }
 
 // (lowest, total) as one number: totals stay below kMaxColors * kScoreLimit.
-constexpr int kTotalRange = 8192;
+constexpr int kTotalRange = 16384;
 static_assert(kMaxColors * kScoreLimit <= kTotalRange);
 
 int BestOrder::value(const Scores& s) const {

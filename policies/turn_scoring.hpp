@@ -93,7 +93,7 @@ inline void move_outcome(const State& s, const PlacementEffect& e, const CellNei
   t.colors = k;
   for (int c = 0; c < k; ++c) {
     t.start[c] = s.score(c);
-    supply[c] = s.supply(c) - (c == mover && seg != Move::kNoMeeple);
+    supply[c] = s.figures(c) - (c == mover && seg != Move::kNoMeeple);
   }
   int relevant = 0;
   auto completed = [&](int points, const std::array<std::uint8_t, kMaxColors>& meeples) {

@@ -13,15 +13,35 @@
 
 namespace carc {
 
-using TypeMask = std::uint32_t;  // bit t: tile type t
+using TypeMask = std::uint64_t;  // bit t: tile type t
+static_assert(kTileTypes <= 64);
 
-// kCloses[code][d]: tile types that, in some rotation fitting an open cell of this code,
-// end the feature on side d there: the tile's segment facing d has no edge toward a side
-// without a neighbour, so it opens nothing new.
+// A table of type masks stored as two parts, the base types' 32 bits and the bits above
+// (the expansions' types, 32..47): a base game reads only the first, and keeps the tables
+// as small in the cache as before the expansions. at(i, ext): the mask, the high part read
+// when `ext` (the game deals types beyond the base set's).
+template <std::size_t N>
+struct SplitMasks {
+  std::array<std::uint32_t, N> lo{};
+  std::array<std::uint16_t, N> hi{};
+  constexpr void set(std::size_t i, TypeMask m) {
+    lo[i] = std::uint32_t(m);
+    hi[i] = std::uint16_t(m >> 32);
+  }
+  constexpr TypeMask at(std::size_t i, bool ext) const {
+    return ext ? TypeMask(lo[i]) | TypeMask(hi[i]) << 32 : TypeMask(lo[i]);
+  }
+};
+static_assert(kFirstRiver <= 48, "SplitMasks holds types 0..47 (river types fit no code)");
+
+// kCloses: tile types that, in some rotation fitting an open cell of this code, end the
+// feature on side d there (index code * 4 + d): the tile's segment facing d has no edge
+// toward a side without a neighbour, so it opens nothing new.
 inline constexpr auto kCloses = [] {
-  std::array<std::array<TypeMask, 4>, kCodes> m{};
+  SplitMasks<kCodes * 4> m{};
   for (int code = 0; code < kCodes; ++code)
-    for (int d = 0; d < 4; ++d)
+    for (int d = 0; d < 4; ++d) {
+      TypeMask mask = 0;
       for (int t = 0; t < kTileTypes; ++t)
         for (int r = 0; r < 4; ++r) {
           if (!(kFits[code][t] >> r & 1)) continue;
@@ -32,22 +52,26 @@ inline constexpr auto kCloses = [] {
             if ((kOriented[t][r].seg_edges[s] >> e & 1) && e != d &&
                 code_edge(std::uint8_t(code), e) == kNone)
               closes = false;
-          if (closes) m[code][d] |= 1u << t;
+          if (closes) mask |= TypeMask(1) << t;
         }
+      m.set(std::size_t(code * 4 + d), mask);
+    }
   return m;
 }();
+constexpr TypeMask closes(int code, int d, bool ext) { return kCloses.at(std::size_t(code * 4 + d), ext); }
 // A lone city edge to the north is ended by E (a city cap); a lone road end by A (a
 // monastery's road end), never by U (a straight road, which leaves the far end open).
-static_assert(kCloses[kCity][0] >> tile_type('E') & 1);
-static_assert(kCloses[kRoad][0] >> tile_type('A') & 1);
-static_assert(!(kCloses[kRoad][0] >> tile_type('U') & 1));
+static_assert(closes(kCity, 0, false) >> tile_type('E') & 1);
+static_assert(closes(kRoad, 0, false) >> tile_type('A') & 1);
+static_assert(!(closes(kRoad, 0, false) >> tile_type('U') & 1));
+static_assert(closes(kCity, 0, true) >> tile_type("I10") & 1);
 
 // kFitMask[code]: tile types that fit an open cell of this code in some rotation.
 inline constexpr auto kFitMask = [] {
   std::array<TypeMask, kCodes> m{};
   for (int code = 0; code < kCodes; ++code)
     for (int t = 0; t < kTileTypes; ++t)
-      if (kFits[code][t]) m[code] |= 1u << t;
+      if (kFits[code][t]) m[code] |= TypeMask(1) << t;
   return m;
 }();
 
@@ -56,7 +80,8 @@ inline constexpr auto kFitMask = [] {
 // meeple (bit d of occ), and that have no monastery: placed there, they need no meeple.
 // (Two segments on one unoccupied feature, or a meeple that reaches the cell's features by
 // a merge, are not seen: an estimate.)
-using NoFreeTable = std::array<std::array<TypeMask, 16>, kCodes>;
+// Index code * 16 + occ.
+using NoFreeTable = SplitMasks<kCodes * 16>;
 const NoFreeTable& no_free_table();
 
 // A count per tile type, as bit planes (bit t of plane i: bit i of type t's count), so
@@ -88,7 +113,7 @@ class TypeCounts {
 // whose type is in unseen & ~placeable would be discarded.
 inline TypeMask unseen_types(const State& s) {
   TypeMask m = 0;
-  for (int t = 0; t < kTileTypes; ++t) m |= TypeMask(s.unseen(t) > 0) << t;
+  for (int t = 0; t < s.type_end(); ++t) m |= TypeMask(s.unseen(t) > 0) << t;
   return m;
 }
 inline TypeMask placeable_types(const State& s) {
@@ -104,7 +129,9 @@ class UnseenCounts {
   // The counts of `s`. Only the nibbles whose types' counts changed since the last load
   // are rebuilt (a turn usually changes one type; the first load rebuilds all).
   void load(const State& s) {
-    for (int n = 0; n < kNibbles; ++n) {
+    // Nibbles past the game's types hold 0 (from the first load on: counts_ starts at 0).
+    const int nibbles = s.type_end() <= 24 ? 6 : kNibbles;
+    for (int n = 0; n < nibbles; ++n) {
       bool same = true;
       for (int i = 0; i < 4; ++i) {
         const int t = 4 * n + i;
@@ -121,13 +148,15 @@ class UnseenCounts {
     }
   }
   int count(TypeMask mask) const {
-    static_assert(kNibbles == 6);
     if (!mask) return 0;
-    return table_[0][mask & 15] + table_[1][(mask >> 4) & 15] + table_[2][(mask >> 8) & 15] +
-           table_[3][(mask >> 12) & 15] + table_[4][(mask >> 16) & 15] +
-           table_[5][(mask >> 20) & 15];
+    int n = table_[0][mask & 15] + table_[1][(mask >> 4) & 15] + table_[2][(mask >> 8) & 15] +
+            table_[3][(mask >> 12) & 15] + table_[4][(mask >> 16) & 15] +
+            table_[5][(mask >> 20) & 15];
+    // The expansions' types (24 and up): none in a base game, so one test there.
+    if (mask >> 24) [[unlikely]]
+      for (int k = 6; k < kNibbles; ++k) n += table_[std::size_t(k)][(mask >> (4 * k)) & 15];
+    return n;
   }
-
  private:
   static constexpr int kNibbles = (kTileTypes + 3) / 4;
   std::array<std::array<std::uint8_t, 16>, kNibbles> table_{};

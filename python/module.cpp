@@ -201,7 +201,7 @@ class Game {
   const sim::SteppedGame& g() const { return *g_; }
   py::object tile() const {
     if (g_->tile() == kNoType) return py::none();
-    return py::str(std::string(1, tile_name(g_->tile())));
+    return py::str(std::string(tile_name(g_->tile())));
   }
   py::list moves() const { return python::moves(g_->state(), g_->tile(), g_->legal()); }
   py::dict observation() const { return python::observation(g_->state(), g_->tile()); }
@@ -282,7 +282,7 @@ class Game {
     if (g_->over()) return r + ", over, result=" + std::to_string(s.result()) + ")";
     if (g_->ordering()) return r + ", ordering " + std::to_string(g_->completed().size()) + " features)";
     if (g_->needs_draw()) return r + ", draw for colour " + std::to_string(s.to_move()) + ")";
-    return r + ", tile=" + std::string(1, tile_name(g_->tile())) + ")";
+    return r + ", tile=" + std::string(tile_name(g_->tile())) + ")";
   }
 
  private:

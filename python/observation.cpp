@@ -13,7 +13,7 @@ py::list per_color(const State& s, int (State::*get)(int) const) {
 
 py::object letter(int type) {
   if (type < 0) return py::none();
-  return py::str(std::string(1, tile_name(type)));
+  return py::str(std::string(tile_name(type)));
 }
 
 py::tuple free_names(int type, int rot, std::uint8_t mask) {
@@ -119,7 +119,7 @@ Move to_move(int tile, const py::handle& move, const py::handle& meeple) {
     if (x < -kMaxTiles || x > kMaxTiles || y < -kMaxTiles || y > kMaxTiles || rot < 0 || rot > 3)
       throw std::invalid_argument("(" + std::to_string(x) + ", " + std::to_string(y) + ", rot " +
                                   std::to_string(rot) + ") is no legal placement of tile " +
-                                  std::string(1, tile_name(tile)));
+                                  std::string(tile_name(tile)));
     p = Placement{std::uint16_t(cell_of(x, y)), std::int8_t(x), std::int8_t(y), std::uint8_t(rot)};
   }
   Move m{p, Move::kNoMeeple};
@@ -128,12 +128,12 @@ Move to_move(int tile, const py::handle& move, const py::handle& meeple) {
     throw std::invalid_argument("a meeple is the name of a free segment (a string of Move.free) or None");
   const std::string name = meeple.cast<std::string>();
   for (int seg = 0; seg < kMaxSegs; ++seg)
-    if (seg < kBaseTiles[tile].nseg && segment_name(tile, p.rot, seg) == name) {
+    if (seg < kTiles[tile].nseg && segment_name(tile, p.rot, seg) == name) {
       m.seg = std::uint8_t(seg);
       return m;
     }
   throw std::invalid_argument("meeple '" + name + "' is no segment of tile " +
-                              std::string(1, tile_name(tile)) + " turned " + std::to_string(p.rot));
+                              std::string(tile_name(tile)) + " turned " + std::to_string(p.rot));
 }
 
 }  // namespace carc::python

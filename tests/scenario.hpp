@@ -61,6 +61,7 @@ struct StateTestAccess {
     for (int x : v) set_score(s, c++, x);
   }
   static void set_supply(State& s, int c, int n) { s.supply_[c] = std::uint8_t(n); }
+  static void set_large_supply(State& s, int c, int n) { s.large_supply_[c] = std::uint8_t(n); }
   static void set_to_move(State& s, int c) { s.to_move_ = std::uint8_t(c); }
   // Tiles left in colour c's stack (to reach the end of the game without playing 71 tiles).
   static void set_stack_left(State& s, int c, int n) { s.stack_left_[c] = std::uint8_t(n); }
@@ -100,9 +101,10 @@ inline constexpr std::array<std::string_view, 24> kRulesTable = {
 // One scripted placement line.
 struct Line {
   int color = -1;  // -1: whoever is to move
-  char tile = '?';
+  std::string tile = "?";  // "A".."X", "I1".."I17", "R0".."R9"
   int x = 0, y = 0, rot = 0;
   std::string meeple;  // empty: no meeple
+  bool large = false;  // a trailing "large": the figure is the large meeple
 };
 
 inline Line parse_line(std::string_view text) {
@@ -114,23 +116,28 @@ inline Line parse_line(std::string_view text) {
     l.color = std::stoi(tok.substr(0, tok.size() - 1));
     in >> tok;
   }
-  REQUIRE_MESSAGE(tok.size() == 1u, "bad line: " << text);
-  l.tile = tok[0];
+  REQUIRE_MESSAGE(tile_type(tok) != kNoType, "bad line: " << text);
+  l.tile = tok;
   REQUIRE_MESSAGE(bool(in >> l.x >> l.y >> l.rot), "bad line: " << text);
   in >> l.meeple;
+  std::string large;
+  if (in >> large) {
+    REQUIRE_MESSAGE(large == "large", "bad line: " << text);
+    l.large = true;
+  }
   return l;
 }
 
 // Segment index of `name` on `type` turned `rot`, or -1.
 inline int segment_index(int type, int rot, std::string_view name) {
-  for (int s = 0; s < kBaseTiles[type].nseg; ++s)
+  for (int s = 0; s < kTiles[type].nseg; ++s)
     if (segment_name(type, rot, s) == name) return s;
   return -1;
 }
 
 inline std::vector<std::string> segment_names(int type, int rot, std::uint8_t mask) {
   std::vector<std::string> v;
-  for (int s = 0; s < kBaseTiles[type].nseg; ++s)
+  for (int s = 0; s < kTiles[type].nseg; ++s)
     if (mask >> s & 1) v.push_back(segment_name(type, rot, s));
   return v;
 }
@@ -165,7 +172,7 @@ inline std::string describe(const ScoreEvent& e) {
 // The Env of core/turn.hpp, driven by a script.
 struct ScriptEnv {
   const State* state = nullptr;
-  std::deque<char> draws;               // tiles the next draws return, in order
+  std::deque<std::string> draws;        // tiles the next draws return, in order
   std::optional<Line> move;             // the placement of the next non-discarded draw
   std::vector<std::string> order_refs;  // "x y segment" of features to score first
   std::vector<int> final_order;         // colours, in final-scoring order (empty: as found)
@@ -173,19 +180,19 @@ struct ScriptEnv {
   // What happened.
   std::vector<ScoreEvent> scored;  // this turn's features, in scoring order
   std::vector<ScoreEvent> all_scored;
-  std::vector<std::pair<int, char>> discards;  // (colour, tile)
+  std::vector<std::pair<int, std::string>> discards;  // (colour, tile)
   std::vector<std::string> free;               // free segments of the last placement
   std::vector<std::pair<int, int>> finals;     // (colour, points gained)
   int completed_count = 0;                     // features the last placement completed
 
   int draw(int c) {
     REQUIRE_MESSAGE(!draws.empty(), "the script has no tile for colour " << c);
-    const char letter = draws.front();
+    const std::string letter = draws.front();
     draws.pop_front();
     const int type = tile_type(letter);
     REQUIRE(type >= 0);
     REQUIRE_MESSAGE(state->unseen(type) > 0, "no " << letter << " left (rules.md counts)");
-    REQUIRE(state->stack_left(c) > 0);
+    REQUIRE((c == kRiverStack ? state->river_left() : state->stack_left(c)) > 0);
     return type;
   }
 
@@ -208,6 +215,7 @@ struct ScriptEnv {
       const int seg = segment_index(type, l.rot, l.meeple);
       REQUIRE_MESSAGE(seg >= 0, l.tile << " rot " << l.rot << " has no segment " << l.meeple);
       m.seg = std::uint8_t(seg);
+      m.large = l.large;
     }
     return m;
   }
@@ -243,7 +251,7 @@ struct ScriptEnv {
     std::copy(want.begin(), want.end(), colors);
   }
 
-  void on_discard(const State& s, int type) { discards.emplace_back(s.to_move(), tile_name(type)); }
+  void on_discard(const State& s, int type) { discards.emplace_back(s.to_move(), std::string(tile_name(type))); }
   void on_place(const State&, int type, const Move& m, std::uint8_t free_mask) {
     free = segment_names(type, m.at.rot, free_mask);
   }
@@ -272,7 +280,7 @@ class Game {
     const Line l = parse_line(line);
     if (l.color >= 0) StateTestAccess::set_to_move(s_, l.color);
     REQUIRE_FALSE(s_.ended());
-    for (char d : discards) env_.draws.push_back(d);
+    for (char d : discards) env_.draws.emplace_back(1, d);
     env_.draws.push_back(l.tile);
     env_.move = l;
     env_.scored.clear();
@@ -286,7 +294,7 @@ class Game {
   // A turn in which every tile drawn fits nowhere (the stack runs out).
   void discard_turn(std::string_view tiles) {
     REQUIRE_FALSE(s_.ended());
-    for (char d : tiles) env_.draws.push_back(d);
+    for (char d : tiles) env_.draws.emplace_back(1, d);
     env_.move.reset();
     env_.scored.clear();
     play_turn(s_, env_);

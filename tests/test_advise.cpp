@@ -80,7 +80,7 @@ Driven drive(std::uint64_t seed, std::uint64_t game, const AdviceOptions& opt) {
   while (!g.over()) {
     if (g.needs_draw()) {
       const int t = deal.pop(g.state().to_move());
-      d.input += std::string(1, carc::tile_name(t)) + "\n";
+      d.input += std::string(carc::tile_name(t)) + "\n";
       g.draw(t);
       continue;
     }
@@ -145,7 +145,7 @@ TEST_CASE("advise: the advice at a position is analyse's analysis of it, move fo
       }
     REQUIRE(found);
     if (!turn.at("meeple").is_null())
-      for (int seg = 0; seg < carc::kBaseTiles[type].nseg; ++seg)
+      for (int seg = 0; seg < carc::kTiles[type].nseg; ++seg)
         if (carc::segment_name(type, m.at.rot, seg) == turn.at("meeple").get<std::string>()) m.seg = std::uint8_t(seg);
     g.play(m);
     if (g.ordering()) g.order({});
@@ -217,7 +217,7 @@ TEST_CASE("game at the table: the same draws and moves make the dealt game's log
         if (pl.x == turn.at("x").get<int>() && pl.y == turn.at("y").get<int>() && pl.rot == turn.at("rot").get<int>())
           m.at = pl;
       if (!turn.at("meeple").is_null())
-        for (int seg = 0; seg < carc::kBaseTiles[g.tile()].nseg; ++seg)
+        for (int seg = 0; seg < carc::kTiles[g.tile()].nseg; ++seg)
           if (carc::segment_name(g.tile(), m.at.rot, seg) == turn.at("meeple").get<std::string>())
             m.seg = std::uint8_t(seg);
       g.play(m);
@@ -363,7 +363,7 @@ std::vector<std::string> typed_turns(int moves) {
   carc::sim::Stacks deal = carc::sim::deal(3, 20, 0);
   std::vector<std::string> lines;
   for (int i = 0; i < moves; ++i) {
-    lines.push_back(std::string(1, carc::tile_name(deal.pop(i % 3))));
+    lines.push_back(std::string(carc::tile_name(deal.pop(i % 3))));
     lines.push_back("1");
   }
   return lines;
@@ -508,7 +508,7 @@ TEST_CASE("advise: the text picture of tiles and of the board around the last mo
   // every type and rotation has its own picture, but for the X and C (symmetric) and B
   std::set<std::string> seen;
   int pictures = 0;
-  for (int type = 0; type < carc::kTileTypes; ++type) {
+  for (int type = 0; type < carc::kBaseTypes; ++type) {
     std::set<std::string> own;
     for (int rot = 0; rot < 4; ++rot) own.insert(rows(type, rot));
     pictures += int(own.size());
@@ -548,11 +548,11 @@ TEST_CASE("docs/advise.md pictures every tile as `board` draws it, unrotated") {
     while (!t.empty() && t.back() == ' ') t.pop_back();
     return t;
   };
-  for (int first = 0; first < carc::kTileTypes; first += 8) {  // 8 tiles a row, letters above
+  for (int first = 0; first < carc::kBaseTypes; first += 8) {  // 8 tiles a row, letters above
     std::string lines[4];
     for (int type = first; type < first + 8; ++type) {
       const std::string gap = type == first ? "" : "  ";
-      lines[0] += gap + std::string(1, carc::tile_name(type)) + "     ";
+      lines[0] += gap + std::string(carc::tile_name(type)) + "     ";
       const auto r = carc::sim::tile_text(type, 0);
       for (int i = 0; i < 3; ++i) lines[i + 1] += gap + r[std::size_t(i)];
     }
@@ -591,7 +591,7 @@ TEST_CASE("carcsolo advise: SIGINT, SIGTERM or SIGHUP after 5 moves: exit 130, o
     for (std::string line = read_line(p.out); !line.empty(); line = read_line(p.out)) {
       if (line.rfind("draw ", 0) == 0) {
         if (plays == 5) break;  // waiting for turn 5's tile
-        std::fprintf(p.in, "%c\n", carc::tile_name(deal.pop(std::stoi(line.substr(5)))));
+        std::fprintf(p.in, "%s\n", std::string(carc::tile_name(deal.pop(std::stoi(line.substr(5))))).c_str());
       } else if (line == "play") {
         std::fprintf(p.in, "1\n");
         ++plays;

@@ -450,7 +450,7 @@ struct CheckedEnv {
     std::array<int, kMaxColors> on_board{};
     std::set<int> roots;
     for (int i = 0; i < s.tiles_on_board(); ++i)
-      for (int sg = 0; sg < kBaseTiles[s.tile(i).type].nseg; ++sg) {
+      for (int sg = 0; sg < kTiles[s.tile(i).type].nseg; ++sg) {
         const int r = s.feature_of(i, sg);
         if (roots.insert(r).second)
           for (int c = 0; c < s.colors(); ++c)
@@ -623,7 +623,7 @@ TEST_CASE("determinism: the same (seed, game) gives the same log") {
     for (int c = 0; c < 3; ++c) {
       std::vector<std::string> want, drawn;
       for (int i = st.begin[c]; i < st.begin[c + 1]; ++i)
-        want.push_back(std::string(1, tile_name(st.tiles[i])));
+        want.push_back(std::string(tile_name(st.tiles[i])));
       CHECK(log1["stacks"][std::size_t(c)].get<std::vector<std::string>>() == want);
       for (const auto& t : log1["turns"])
         if (t["color"] == c) drawn.push_back(t["tile"].get<std::string>());
@@ -656,8 +656,8 @@ TEST_CASE(
         }
         CHECK(s.begin[0] == 0);
         CHECK(total == 71);
-        for (int t = 0; t < kTileTypes; ++t)
-          CHECK(count[std::size_t(t)] == kBaseTiles[t].count - (t == kStartType ? 1 : 0));
+        for (int t = 0; t < kBaseTypes; ++t)
+          CHECK(count[std::size_t(t)] == kTiles[t].count - (t == kStartType ? 1 : 0));
       }
   // The same inputs give the same deal whatever happened before; other inputs differ.
   const sim::Stacks a = sim::deal(3, 5, 12);
@@ -676,7 +676,7 @@ TEST_CASE("dealing: the 71 tiles are shuffled uniformly (every type as often at 
   // statistic per position (23 degrees of freedom; above 60 with probability 4e-5). A
   // shuffle that leaves some positions alone, or favours the deck's order, fails. The games
   // are fixed, so the outcome is too.
-  constexpr int kGames = 60000, kPositions = kMaxTiles - 1;
+  constexpr int kGames = 60000, kPositions = kBaseCounts.land();
   std::vector<std::array<int, kTileTypes>> seen(kPositions);
   int same_as_next = 0;  // adjacent positions with the same type
   for (std::uint64_t game = 0; game < kGames; ++game) {
@@ -687,14 +687,14 @@ TEST_CASE("dealing: the 71 tiles are shuffled uniformly (every type as often at 
   }
   std::array<int, kTileTypes> in_deck{};  // the start D is not dealt
   double worst = 0, pairs = 0;
-  for (int t = 0; t < kTileTypes; ++t) {
-    const int n = kBaseTiles[t].count - (t == kStartType ? 1 : 0);
+  for (int t = 0; t < kBaseTypes; ++t) {
+    const int n = kTiles[t].count - (t == kStartType ? 1 : 0);
     in_deck[std::size_t(t)] = n;
     pairs += double(n) * (n - 1);
   }
   for (int i = 0; i < kPositions; ++i) {
     double chi2 = 0;
-    for (int t = 0; t < kTileTypes; ++t) {
+    for (int t = 0; t < kBaseTypes; ++t) {
       const double want = double(kGames) * in_deck[std::size_t(t)] / kPositions;
       const double d = seen[std::size_t(i)][std::size_t(t)] - want;
       chi2 += d * d / want;

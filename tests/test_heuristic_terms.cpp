@@ -81,7 +81,7 @@ int absorbing_unseen(const State& s) {
       for (int r = 0; r < 4 && !placeable; ++r) {
         if (!(kFits[oc.code][t] >> r & 1)) continue;
         bool each = true;
-        for (int sg = 0; sg < kBaseTiles[t].nseg; ++sg)
+        for (int sg = 0; sg < kTiles[t].nseg; ++sg)
           each &= (kOriented[t][r].seg_edges[sg] & occupied) != 0;
         placeable = each;
       }

@@ -292,7 +292,7 @@ TEST_CASE("move_outcome: the scores and supplies the engine leaves after a compl
   auto scoring = make_scoring_policy("best");
   BestOrder solver;
   int options = 0, several = 0, meeple_back = 0;
-  for (const Config cfg : {Config{3, 4}, Config{4, 2}})
+  for (const Config& cfg : {Config{3, 4}, Config{4, 2}})
     for (std::uint64_t game = 0; game < 6; ++game)
       test::for_each_decision(cfg, 13, game, *driver, *scoring,
                               [&](const State& s, int type, std::span<const Placement> legal, Rng& rng) {

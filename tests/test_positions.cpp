@@ -77,7 +77,7 @@ void check_against_log(const std::vector<Row>& rows, const nlohmann::json& log) 
   std::array<int, kMaxColors> stack_size{}, drawn{};
   for (int c = 0; c < k; ++c) stack_size[c] = int(log["stacks"][c].size());
   std::array<int, kTileTypes> unseen{};
-  for (int t = 0; t < kTileTypes; ++t) unseen[t] = kBaseTiles[t].count - (tile_name(t) == 'D');
+  for (int t = 0; t < kBaseTypes; ++t) unseen[t] = kTiles[t].count - (tile_name(t) == "D");
   int placed = 0, discards = 0;
   std::size_t j = 0;
   for (const auto& e : log["turns"]) {
@@ -123,8 +123,8 @@ void check_against_log(const std::vector<Row>& rows, const nlohmann::json& log) 
       CHECK(r.t[tcol("final_score_" + n)] == log["scores"][cc].get<int>());
     }
     CHECK(r.f[fcol("tiles_left")] == left);
-    for (int t = 0; t < kTileTypes; ++t)
-      CHECK(r.f[fcol(std::string("unseen_") + tile_name(t))] == unseen[t]);
+    for (int t = 0; t < kBaseTypes; ++t)
+      CHECK(r.f[fcol("unseen_" + std::string(tile_name(t)))] == unseen[t]);
     CHECK(r.f[fcol("absorb_share")] >= 0);
     CHECK(r.f[fcol("absorb_share")] <= 1);
     // Only the last decision can end the game, and it did when no turn followed it.

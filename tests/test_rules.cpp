@@ -68,9 +68,9 @@ TEST_CASE("set-up: start tile D at (0,0) unrotated, start scores, supplies, unse
   CHECK_FALSE(s.ended());
   CHECK(s.discards() == 0);
   CHECK(s.unseen_total() == 71);
-  for (int t = 0; t < kTileTypes; ++t) {
+  for (int t = 0; t < kBaseTypes; ++t) {
     CAPTURE(tile_name(t));
-    CHECK(s.unseen(t) == kBaseTiles[t].count - (tile_name(t) == 'D' ? 1 : 0));
+    CHECK(s.unseen(t) == kTiles[t].count - (tile_name(t) == "D" ? 1 : 0));
   }
   // The start tile's four neighbours are the only open cells; its features are open.
   CHECK(s.open_count() == 4);
@@ -159,7 +159,7 @@ TEST_CASE("discard: a tile that fits nowhere is discarded and the same colour dr
   const State& s = g.state();
   CHECK(s.discards() == 1);
   REQUIRE(g.env().discards.size() == 1u);
-  CHECK(g.env().discards[0] == std::pair<int, char>{1, 'C'});
+  CHECK(g.env().discards[0] == std::pair<int, std::string>{1, "C"});
   CHECK(s.tiles_on_board() == 3);
   CHECK(s.unseen(tile_type('C')) == 0);
   CHECK(s.stack_left(1) == 22);   // 24 - the discard - B

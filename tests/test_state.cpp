@@ -50,7 +50,7 @@ void check_same(const State& a, const State& b) {
     max_x = std::max<int>(max_x, p.x);
     min_y = std::min<int>(min_y, p.y);
     max_y = std::max<int>(max_y, p.y);
-    for (int s = 0; s < kBaseTiles[p.type].nseg; ++s) {
+    for (int s = 0; s < kTiles[p.type].nseg; ++s) {
       const int r = a.feature_of(i, s);
       REQUIRE(r == b.feature_of(i, s));
       const Feature& f = a.feature(r);

@@ -28,7 +28,7 @@ nlohmann::json replay(const nlohmann::json& log, const GameSpec& spec) {
     Move m{Placement{std::uint16_t(cell_of(t["x"].get<int>(), t["y"].get<int>())), std::int8_t(t["x"].get<int>()),
                      std::int8_t(t["y"].get<int>()), std::uint8_t(t["rot"].get<int>())},
            Move::kNoMeeple};
-    for (int seg = 0; seg < kBaseTiles[g.tile()].nseg; ++seg)
+    for (int seg = 0; seg < kTiles[g.tile()].nseg; ++seg)
       if (!t["meeple"].is_null() && segment_name(g.tile(), m.at.rot, seg) == t["meeple"])
         m.seg = std::uint8_t(seg);
     g.play(m);
@@ -83,7 +83,7 @@ TEST_CASE("a given deal: letters in, the same stacks out, bad deals named") {
   CHECK_THROWS_WITH(stacks_from_letters({letters[0]}), doctest::Contains("2..6"));
   auto wrong = letters;
   wrong[2][0] = 'Z';
-  CHECK_THROWS_WITH(stacks_from_letters(wrong), doctest::Contains("no tile letter"));
+  CHECK_THROWS_WITH(stacks_from_letters(wrong), doctest::Contains("no tile name"));
   wrong = letters;
   wrong[1].pop_back();
   CHECK_THROWS_WITH(stacks_from_letters(wrong), doctest::Contains("stack 1 must hold 24"));

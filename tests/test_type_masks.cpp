@@ -47,7 +47,7 @@ TEST_CASE("type masks: discards, fits and unseen counts by ands, against loops")
         const int code = s.open_cell(j).code;
         CHECK(counts.count(kFitMask[code]) == unseen_of(s, kFitMask[code]));
         for (int d = 0; d < 4; ++d)
-          CHECK(counts.count(kCloses[code][d]) == unseen_of(s, kCloses[code][d]));
+          CHECK(counts.count(closes(code, d, true)) == unseen_of(s, closes(code, d, true)));
       }
       CHECK(counts.count(~TypeMask(0)) == s.unseen_total());
       ++positions;

@@ -158,7 +158,7 @@ void Evaluator::load_cell(int type, const Placement& pl) {
 // behind two edges of the cell (then every segment is a feature of its own, and the
 // features it joins are distinct): the same results in the same order.
 void Evaluator::analyse_and_expect(int type, const Oriented& o) {
-  const TileDef& def = kBaseTiles[type];
+  const TileDef& def = kTiles[type];
   const unsigned occupied = cell.nb.occupied;
   const int nseg = def.nseg;
   unsigned free_mask = 0;
@@ -188,7 +188,7 @@ void Evaluator::analyse_and_expect(int type, const Oriented& o) {
     const unsigned edges = o.seg_edges[sg], joined = edges & occupied;
     // A road or city segment touches an edge: one that joins no board feature is open.
     static_assert([] {
-      for (const TileDef& t : kBaseTiles)
+      for (const TileDef& t : kTiles)
         for (int i = 0; i < t.nseg; ++i)
           if (t.segs[i].kind != SegKind::monastery && t.segs[i].edges == 0) return false;
       return true;

@@ -26,7 +26,7 @@ namespace heuristic {
 inline constexpr std::uint8_t kNoOpen = 0xFF;     // open_of of a cell that is not open
 inline constexpr std::uint8_t kNotActive = 0xFF;  // active_of of a feature without meeples
 inline constexpr std::int16_t kNoRoot = -1;       // side_root of a side with no road or city behind
-inline constexpr int kMaxActive = kMaxColors * kMaxMeeples;
+inline constexpr int kMaxActive = kMaxColors * (kMaxMeeples + 1);  // with the large meeples
 
 // What an unfinished feature with meeples is expected to bring.
 struct Contrib {
@@ -199,6 +199,7 @@ struct Evaluator {
   const State* s = nullptr;
   int k = 0, tiles_left = 0, mover = 0, next = 0;
   bool has_meeple = false;
+  bool ext = false;  // the game deals types beyond the base set's (SplitMasks::at)
   double meeple_w = 0, empty_w = 0, one_w = 0, urgent_w = 0, absorb_w = 0;
   std::array<double, kMaxColors> award{};
   std::array<double, kMaxColors> pend{};  // expected points per colour
@@ -278,7 +279,7 @@ struct Evaluator {
   // --- chances -----------------------------------------------------------------------
 
   // Unseen tiles that would end the feature on side d of an open cell of this code.
-  int closers(int code, int d) const { return unseen.count(kCloses[code][d]); }
+  int closers(int code, int d) const { return unseen.count(closes(code, d, ext)); }
   // Unseen tiles that fit an open cell of this code.
   int fit(int code) {
     std::int16_t& c = fit_cache[code];

@@ -20,13 +20,13 @@ inline void Evaluator::absorbing(const Oriented& o) {
     if (o.seg[d] >= 0) {
       const int fi = e.feat_of_seg[o.seg[d]];
       if (e.feats[fi].meeple_total) {
-        pv.absorb_mask |= no_free[code][occ | 1 << od];
+        pv.absorb_mask |= no_free.at(std::size_t(code * 16 + (occ | 1 << od)), ext);
       } else {
-        pv.absorb_mask |= no_free[code][occ];
-        pv.absorb_extra[fi] |= no_free[code][occ | 1 << od];
+        pv.absorb_mask |= no_free.at(std::size_t(code * 16 + (occ)), ext);
+        pv.absorb_extra[fi] |= no_free.at(std::size_t(code * 16 + (occ | 1 << od)), ext);
       }
     } else {
-      pv.absorb_mask |= no_free[code][occ];
+      pv.absorb_mask |= no_free.at(std::size_t(code * 16 + (occ)), ext);
     }
   }
   pv.absorb_count = cell.nofree_base_count + unseen.count(pv.absorb_mask & ~cell.nofree_base);

@@ -4,11 +4,11 @@
 
 namespace carc::heuristic {
 
-// Every tile type without a monastery has a road or city segment, so no_free[code][0] is
+// Every tile type without a monastery has a road or city segment, so no_free of (code, 0) is
 // empty: begin_turn skips the open cells with no side on an occupied feature.
 static_assert([] {
-  for (int t = 0; t < kTileTypes; ++t)
-    if (kMonasterySeg[t] < 0 && kBaseTiles[t].nseg == 0) return false;
+  for (int t = 0; t < kFirstRiver; ++t)  // river tiles fit no code (kFits)
+    if (kMonasterySeg[t] < 0 && kTiles[t].nseg == 0) return false;
   return true;
 }());
 
@@ -17,13 +17,14 @@ void Evaluator::begin_turn(const State& st) {
   k = st.colors();
   mover = st.to_move();
   next = mover + 1 == k ? 0 : mover + 1;
-  has_meeple = st.supply(mover) > 0;
+  has_meeple = st.figures(mover) > 0;
+  ext = st.beyond_base();
   tiles_left = st.unseen_total();
   meeple_w = tiles_left > 0 ? w.meeple : 0;
   empty_w = tiles_left > 0 ? w.empty : 0;
   one_w = tiles_left > 0 ? w.one : 0;
   urgent_w = tiles_left > 0 ? w.urgent : 0;
-  absorb_w = absorb_weight(w, st.supply(next) == 0);
+  absorb_w = absorb_weight(w, st.figures(next) == 0);
   factor_row = &factors[std::size_t(tiles_left * (kMaxTiles + 1))];
   const int low = st.lowest_score();
   for (int c = 0; c < k; ++c) {
@@ -36,7 +37,7 @@ void Evaluator::begin_turn(const State& st) {
     Supplies& q = quiet[used];
     q.total = q.empties = q.ones = 0;
     for (int c = 0; c < k; ++c) {
-      const int n = st.supply(c) - (c == mover ? used : 0);
+      const int n = st.figures(c) - (c == mover ? used : 0);
       q.supply[c] = n;
       q.total += n;
       q.empties += n == 0;
@@ -74,7 +75,7 @@ void Evaluator::begin_turn(const State& st) {
     occ_of[j] = std::uint8_t(occ);
     TypeMask m = 0;
     if (occ) {
-      m = no_free[code][occ];
+      m = no_free.at(std::size_t(code * 16 + occ), ext);
       nofree_all |= m;
       nofree_cells.add(m);
     }

@@ -166,7 +166,7 @@ ojson aggregate_json(const std::vector<GameAnalysis>& games, int largest) {
   for (int s = 0; s < 3; ++s) stage[kStageNames[s]] = group_json(gr.stage[std::size_t(s)]);
   for (int k = 0; k < 4; ++k) kind[kKindNames[k]] = group_json(gr.kind[std::size_t(k)]);
   for (int t = 0; t < kTileTypes; ++t)
-    if (gr.tile[std::size_t(t)].decisions() > 0) tile[std::string(1, tile_name(t))] = group_json(gr.tile[std::size_t(t)]);
+    if (gr.tile[std::size_t(t)].decisions() > 0) tile[std::string(tile_name(t))] = group_json(gr.tile[std::size_t(t)]);
   j["by_stage"] = stage;
   j["by_kind"] = kind;
   ojson situations = ojson::array();
@@ -188,7 +188,7 @@ ojson aggregate_json(const std::vector<GameAnalysis>& games, int largest) {
                    {"turn", d->turn},
                    {"decision", d->index},
                    {"color", d->color},
-                   {"tile", std::string(1, tile_name(d->tile))},
+                   {"tile", std::string(tile_name(d->tile))},
                    {"stage", kStageNames[int(d->stage)]},
                    {"kind", kKindNames[int(d->kind)]},
                    {"loss", d->loss},
@@ -259,7 +259,7 @@ std::vector<GameAnalysis> analyse_played_games(const RunConfig& rc, const Analys
       if (errors.failed() || opt.stopped()) continue;
       try {
         const std::uint64_t game = rc.first_game + std::uint64_t(i);
-        const GameSpec spec{Config{rc.colors, rc.meeples}, rc.seed, game, nullptr};
+        const GameSpec spec{rc.game_config(), rc.seed, game, nullptr};
         nlohmann::json log = play_logged_game(spec, *placement, *scoring, rc.placement_policy, rc.scoring_policy);
         out[std::size_t(i)] = analyse_game(log, game, one);
         done[std::size_t(i)] = out[std::size_t(i)].complete;

@@ -285,7 +285,7 @@ GameAnalysis analyse_game(const nlohmann::json& log, std::uint64_t index, const 
                                                               opt.candidates, a);
       const Move& m = a.moves[std::size_t(a.played)].move;
       a.kind = m.seg == Move::kNoMeeple ? DecisionKind::none
-                                        : DecisionKind(1 + int(kBaseTiles[d.type].segs[m.seg].kind));
+                                        : DecisionKind(1 + int(kTiles[d.type].segs[m.seg].kind));
     } catch (...) {
       errors.capture();
     }

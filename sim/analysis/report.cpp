@@ -28,7 +28,7 @@ ojson decision_json(const DecisionAnalysis& d) {
   for (const auto& m : d.moves) moves.push_back(move_json(d.tile, m));
   return {{"turn", d.turn},
           {"color", d.color},
-          {"tile", std::string(1, tile_name(d.tile))},
+          {"tile", std::string(tile_name(d.tile))},
           {"index", d.index},
           {"stage", kStageNames[int(d.stage)]},
           {"kind", kKindNames[int(d.kind)]},

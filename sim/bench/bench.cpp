@@ -184,7 +184,7 @@ Recording record_games(const Config& cfg, std::uint64_t games, const char* place
   rec.snapshots.reserve(RecordEnv::kSnapshots);
   auto placement = make_placement_policy(placement_spec);
   for (std::uint64_t g = 0; g < games; ++g) {
-    Stacks stacks = deal(cfg.colors, 1, g);
+    Stacks stacks = deal(cfg.colors, 1, g, cfg.tiles);
     State s = State::initial(cfg);
     RecordEnv env(stacks, *placement, Rng(1, g, Stream::placement), s, rec);
     while (!s.ended()) play_turn(s, env);
@@ -365,7 +365,7 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
   add({"deal", "ns", "one game's deal: 71 tiles shuffled with its own stream, cut into stacks",
        time_per_op(o.reps, kMinSeconds, [&] {
          for (std::uint64_t g = 0; g < 1000; ++g) {
-           const Stacks st = deal(cfg.colors, 1, g);
+           const Stacks st = deal(cfg.colors, 1, g, cfg.tiles);
            keep(st);
          }
          return std::uint64_t(1000);

@@ -1,4 +1,5 @@
 #include "sim/cli/cli.hpp"
+#include "sim/driver/tilesets.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -349,6 +350,21 @@ void select_value_net(const std::string& path, RunConfig& rc) {
   rc.value_net_source = "file";
 }
 
+void select_tileset(const std::string& spec, bool large_meeple, RunConfig& rc) {
+  try {
+    const LoadedTileSet set = load_tileset(spec);
+    check_colors(set, rc.colors);
+    rc.tiles = set.counts();
+    rc.tileset = set.name;
+    rc.tileset_hash = set.hash;
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--tileset: ") + e.what());
+  }
+  rc.large_meeple = large_meeple;
+  rc.context.tiles = rc.tiles;
+  rc.context.large_meeple = large_meeple;
+}
+
 void GameOptions::add_to(po::options_description& d, bool with_policies, bool lists) {
   if (lists)
     d.add_options()
@@ -359,6 +375,8 @@ void GameOptions::add_to(po::options_description& d, bool with_policies, bool li
         ("colors", po::value(&colors)->default_value(colors), "colours in play, 2..6 (the rules: 3; the fourth-colour option: 4)")
         ("meeples", po::value(&meeples)->default_value(meeples), "meeples per colour, 1..12 (the rules: 4)");
   d.add_options()
+      ("tileset", po::value(&tileset)->default_value(tileset), "tile set: base, base+inns, base+river, base+inns+river (expansions.md) or a tile-set file (docs/tileset-format.md)")
+      ("large-meeple", po::bool_switch(&large_meeple), "each colour also has the Inns & Cathedrals large meeple (weighs 2 in majorities)")
       ("seed", po::value(&seed)->default_value(seed), "base seed; game i of seed s is the same game in every run");
   if (with_policies && lists)
     d.add_options()
@@ -377,6 +395,7 @@ RunConfig GameOptions::resolve() const {
   rc.colors = int(parse_count("colors", colors, kMinColors, kMaxColors));
   rc.meeples = int(parse_count("meeples", meeples, kMinMeeples, kMaxMeeples));
   rc.seed = parse_count("seed", seed, 0, UINT64_MAX);
+  select_tileset(tileset, large_meeple, rc);
   select_value_net(value_net, rc);
   try {
     rc.placement_policy = canonical_placement(placement);

@@ -114,10 +114,17 @@ void add_value_net_option(po::options_description& d, std::string& path);
 // carcsolo-value/1 net is a UsageError naming the option and the file. The net lives as
 // long as a context or a policy holds it.
 void select_value_net(const std::string& path, RunConfig& rc);
+// Reads the tile set `spec` (a built-in name or a file; sim/driver/tilesets.hpp) into `rc`
+// (name, hash, the engine's counts) and its context, with the large meeple option. An
+// unknown name, a bad file or a set too small for rc.colors is a UsageError.
+void select_tileset(const std::string& spec, bool large_meeple, RunConfig& rc);
 
-// --colors, --meeples, --seed, --placement, --scoring, --value-net.
+// --colors, --meeples, --tileset, --large-meeple, --seed, --placement, --scoring,
+// --value-net.
 struct GameOptions {
   std::string colors = "3", meeples = "4", seed = "1";
+  std::string tileset = "base";  // a built-in set's name or a tile-set file
+  bool large_meeple = false;
   std::string placement = "random", scoring = "random";
   std::string value_net;  // --value-net: empty for the built-in net
   std::vector<std::string> placement_list;  // with lists: every --placement given

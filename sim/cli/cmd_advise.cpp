@@ -196,7 +196,7 @@ class Session {
     actions_.pop_back();
     const int type = a.type == kNoType ? last_tile_type() : kNoType;
     rebuild();
-    out_ << "undone " << (a.type != kNoType ? "draw " + std::string(1, tile_name(a.type)) : "move " + move_text(type, a.move))
+    out_ << "undone " << (a.type != kNoType ? "draw " + std::string(tile_name(a.type)) : "move " + move_text(type, a.move))
          << std::endl;
   }
   int last_tile_type() const {  // the tile of the last move typed (its draw comes before it)
@@ -286,7 +286,7 @@ class Session {
     if (x < -kMaxTiles || x > kMaxTiles || y < -kMaxTiles || y > kMaxTiles)
       throw std::invalid_argument("(" + std::to_string(x) + ", " + std::to_string(y) + ", rot " +
                                   std::to_string(rot) + ") is no legal placement of tile " +
-                                  std::string(1, tile_name(type)));
+                                  std::string(tile_name(type)));
     Move m{Placement{std::uint16_t(cell_of(x, y)), std::int8_t(x), std::int8_t(y), std::uint8_t(rot)},
            Move::kNoMeeple};
     if (meeple.empty() || meeple == "-") {
@@ -303,12 +303,12 @@ class Session {
         }
       return m;
     }
-    for (int seg = 0; seg < kBaseTiles[type].nseg; ++seg)
+    for (int seg = 0; seg < kTiles[type].nseg; ++seg)
       if (segment_name(type, rot, seg) == meeple) {
         m.seg = std::uint8_t(seg);
         return m;
       }
-    throw std::invalid_argument("meeple '" + meeple + "' is no segment of tile " + std::string(1, tile_name(type)) +
+    throw std::invalid_argument("meeple '" + meeple + "' is no segment of tile " + std::string(tile_name(type)) +
                                 " turned " + std::to_string(rot));
   }
 

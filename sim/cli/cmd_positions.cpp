@@ -110,7 +110,7 @@ int cmd_positions(const Args& args) {
   req.seed = rc.seed;
   req.first_game = range.first_game();
   req.games = range.game_count(1);
-  req.config = Config{rc.colors, rc.meeples};
+  req.config = rc.game_config();
   req.mix = mix;
   req.placement = rc.placement_policy;
   req.scoring = rc.scoring_policy;

@@ -46,7 +46,7 @@ int cmd_replay(const std::vector<std::string>& args) {
     deal = read_deal_option(deal_path, vm, g);
   }
   const RunConfig rc = g.resolve();
-  const GameSpec spec{Config{rc.colors, rc.meeples}, rc.seed,
+  const GameSpec spec{rc.game_config(), rc.seed,
                       parse_count("game", game, 0, UINT64_MAX / 2), vm.count("deal") ? &deal : nullptr};
   AtomicFile out_file;
   if (!out.empty()) out_file = open_output("out", out);

@@ -30,7 +30,7 @@ void write_logs(AtomicFile& file, const RunConfig& rc, std::uint64_t n, const St
   if (!placement) placement = make_placement_policy(rc.placement_policy, rc.context);
   if (!scoring) scoring = make_scoring_policy(rc.scoring_policy);
   for (std::uint64_t i = 0; i < n && !g_stop; ++i) {
-    const GameSpec spec{Config{rc.colors, rc.meeples}, rc.seed, rc.first_game + i, deal};
+    const GameSpec spec{rc.game_config(), rc.seed, rc.first_game + i, deal};
     file.write(play_logged_game(spec, *placement, *scoring, rc.placement_policy,
                                 rc.scoring_policy).dump() + "\n");
   }

@@ -50,7 +50,15 @@ int cmd_tiles(const Args& args) {
     std::cout << "  river stack: " << set.river_stack() << " tiles"
               << (set.set.last >= 0 ? ", " + std::string(set.set.types[set.set.last].name_view()) + " last" : std::string())
               << "\n";
-  std::cout << "  " << (set.playable() ? "played by every command" : "read and checked; the engine plays the base set only so far") << "\n";
+  if (set.playable()) {
+    std::cout << "  played by every command (--tileset " << (set.source == "file" ? "FILE" : set.name) << ")\n";
+  } else {
+    try {
+      set.counts();
+    } catch (const std::invalid_argument& e) {
+      std::cout << "  read and checked, but not played: " << e.what() << "\n";
+    }
+  }
   return 0;
 }
 

@@ -4,26 +4,15 @@
 
 namespace carc::sim {
 namespace {
-constexpr auto kDeck = [] {
-  std::array<std::uint8_t, kMaxTiles - 1> d{};
+// The land tiles dealt, in type order (the start tile left out once).
+int land_deck(const TileCounts& tc, std::uint8_t* out) {
   int n = 0;
-  for (int t = 0; t < kTileTypes; ++t)
-    for (int k = 0; k < kBaseTiles[t].count - (t == kStartType ? 1 : 0); ++k)
-      d[n++] = std::uint8_t(t);
-  return d;
-}();
-}  // namespace
+  for (int t = 0; t < kFirstRiver; ++t)
+    for (int k = 0; k < tc.count[t] - (t == tc.start ? 1 : 0); ++k) out[n++] = std::uint8_t(t);
+  return n;
+}
 
-Stacks deal(int colors, std::uint64_t seed, std::uint64_t game) {
-  Stacks s{};  // unused colours' entries are zero, so equal deals compare equal
-  s.colors = colors;
-  s.tiles = kDeck;
-  Rng rng(seed, game, Stream::deal);
-  for (int i = kMaxTiles - 1; i > 1; --i) {
-    const int j = int(uniform_below(rng, std::uint32_t(i)));  // Boost's numbers, faster
-    std::swap(s.tiles[i - 1], s.tiles[j]);
-  }
-  const int n = kMaxTiles - 1;
+void cut(Stacks& s, int colors, int n) {
   int at = 0;
   for (int c = 0; c < colors; ++c) {
     s.begin[c] = std::uint8_t(at);
@@ -31,54 +20,131 @@ Stacks deal(int colors, std::uint64_t seed, std::uint64_t game) {
     at += n / colors + (c < n % colors ? 1 : 0);
   }
   s.begin[colors] = std::uint8_t(at);
+}
+
+// Names in a stack's string: letters, or space-separated names.
+std::vector<std::string> names_of(const std::string& st) {
+  std::vector<std::string> out;
+  if (st.find(' ') == std::string::npos) {
+    for (const char ch : st) out.emplace_back(1, ch);
+    return out;
+  }
+  std::string cur;
+  for (const char ch : st) {
+    if (ch == ' ') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+std::string join(const Stacks& s, int from, int to, bool spaced) {
+  std::string st;
+  for (int i = from; i < to; ++i) {
+    if (spaced && i > from) st += ' ';
+    st += tile_name(s.tiles[std::size_t(i)]);
+  }
+  return st;
+}
+
+bool spaced(const Stacks& s) {
+  const int end = s.begin[kRiverStack + 1] > s.begin[s.colors] ? s.begin[kRiverStack + 1] : s.begin[s.colors];
+  for (int i = 0; i < end; ++i)
+    if (tile_name(s.tiles[std::size_t(i)]).size() > 1) return true;
+  return false;
+}
+}  // namespace
+
+Stacks deal(int colors, std::uint64_t seed, std::uint64_t game, const TileCounts& tiles) {
+  Stacks s{};  // unused colours' entries are zero, so equal deals compare equal
+  s.colors = colors;
+  const int n = land_deck(tiles, s.tiles.data());
+  Rng rng(seed, game, Stream::deal);
+  for (int i = n; i > 1; --i) {
+    const int j = int(uniform_below(rng, std::uint32_t(i)));  // Boost's numbers, faster
+    std::swap(s.tiles[i - 1], s.tiles[j]);
+  }
+  cut(s, colors, n);
+  int at = n;
+  s.begin[kRiverStack] = std::uint8_t(at);
+  s.next[kRiverStack] = std::uint8_t(at);
+  if (tiles.river()) {
+    const int first = at;
+    for (int t = kFirstRiver; t < kTileTypes; ++t)
+      if (t != tiles.start && t != kLakeType)
+        for (int k = 0; k < tiles.count[t]; ++k) s.tiles[std::size_t(at++)] = std::uint8_t(t);
+    const int m = at - first;
+    for (int i = m; i > 1; --i) {
+      const int j = int(uniform_below(rng, std::uint32_t(i)));
+      std::swap(s.tiles[std::size_t(first + i - 1)], s.tiles[std::size_t(first + j)]);
+    }
+    s.tiles[std::size_t(at++)] = std::uint8_t(kLakeType);
+  }
+  s.begin[kRiverStack + 1] = std::uint8_t(at);
   return s;
 }
 
-Stacks stacks_from_letters(const std::vector<std::string>& stacks) {
+Stacks stacks_from_letters(const std::vector<std::string>& stacks, const TileCounts& tiles,
+                           const std::string& river) {
   const int k = int(stacks.size());
   if (k < kMinColors || k > kMaxColors)
     throw std::invalid_argument("a deal has one stack per colour, 2..6 of them (got " +
                                 std::to_string(k) + ")");
-  const int n = kMaxTiles - 1;
+  const int n = tiles.land();
   std::array<int, kTileTypes> left{};
-  for (int t = 0; t < kTileTypes; ++t) left[t] = kBaseTiles[t].count - (t == kStartType ? 1 : 0);
+  for (int t = 0; t < kTileTypes; ++t) left[t] = tiles.count[t] - (t == tiles.start ? 1 : 0);
   Stacks s{};
   s.colors = k;
   int at = 0;
+  const auto take = [&](const std::string& where, const std::string& name, bool river_tile) {
+    const int t = tile_type(name);
+    if (t == kNoType)
+      throw std::invalid_argument(where + ": '" + name + "' is no tile name (A..X, I1..I17, R0..R9)");
+    if (is_river(t) != river_tile)
+      throw std::invalid_argument(where + ": " + name + (river_tile ? " is no river tile" : " is a river tile"));
+    if (--left[t] < 0)
+      throw std::invalid_argument(where + ": one tile " + name + " too many (the deal holds " +
+                                  std::to_string(tiles.count[t] - (t == tiles.start ? 1 : 0)) + " of it)");
+    s.tiles[std::size_t(at++)] = std::uint8_t(t);
+  };
   for (int c = 0; c < k; ++c) {
     const int size = n / k + (c < n % k ? 1 : 0);
-    const std::string& st = stacks[std::size_t(c)];
-    if (int(st.size()) != size)
+    const std::vector<std::string> names = names_of(stacks[std::size_t(c)]);
+    if (int(names.size()) != size)
       throw std::invalid_argument("stack " + std::to_string(c) + " must hold " + std::to_string(size) +
                                   " tiles with " + std::to_string(k) + " colours (got " +
-                                  std::to_string(st.size()) + ")");
+                                  std::to_string(names.size()) + ")");
     s.begin[c] = std::uint8_t(at);
     s.next[c] = std::uint8_t(at);
-    for (const char ch : st) {
-      const int t = tile_type(ch);
-      if (t == kNoType)
-        throw std::invalid_argument("stack " + std::to_string(c) + ": '" + std::string(1, ch) +
-                                    "' is no tile letter (A..X)");
-      if (--left[t] < 0)
-        throw std::invalid_argument("stack " + std::to_string(c) + ": one tile " + std::string(1, ch) +
-                                    " too many (the deal holds " +
-                                    std::to_string(kBaseTiles[t].count - (t == kStartType ? 1 : 0)) +
-                                    " of it)");
-      s.tiles[std::size_t(at++)] = std::uint8_t(t);
-    }
+    for (const std::string& name : names) take("stack " + std::to_string(c), name, false);
   }
   s.begin[k] = std::uint8_t(at);
+  s.begin[kRiverStack] = std::uint8_t(at);
+  s.next[kRiverStack] = std::uint8_t(at);
+  const std::vector<std::string> rnames = names_of(river);
+  if (int(rnames.size()) != tiles.river_stack())
+    throw std::invalid_argument("the river stack must hold " + std::to_string(tiles.river_stack()) +
+                                " tiles (got " + std::to_string(rnames.size()) + ")");
+  for (const std::string& name : rnames) take("river stack", name, true);
+  if (!rnames.empty() && rnames.back() != tile_name(kLakeType))
+    throw std::invalid_argument("river stack: the lake R9 is its last tile");
+  s.begin[kRiverStack + 1] = std::uint8_t(at);
   return s;
 }
 
 std::vector<std::string> stack_letters(const Stacks& s) {
+  const bool sp = spaced(s);
   std::vector<std::string> out;
-  for (int c = 0; c < s.colors; ++c) {
-    std::string st;
-    for (int i = s.begin[c]; i < s.begin[c + 1]; ++i) st += tile_name(s.tiles[std::size_t(i)]);
-    out.push_back(st);
-  }
+  for (int c = 0; c < s.colors; ++c) out.push_back(join(s, s.begin[c], s.begin[c + 1], sp));
   return out;
+}
+
+std::string river_letters(const Stacks& s) {
+  return join(s, s.begin[kRiverStack], s.begin[kRiverStack + 1], true);
 }
 
 }  // namespace carc::sim

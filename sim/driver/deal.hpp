@@ -1,5 +1,7 @@
-// Dealing (rules.md, "Set-up"): the 71 non-start tiles shuffled with the game's own deal
-// stream and cut into k stacks in colour order, the first 71 mod k one tile larger.
+// Dealing (rules.md, "Set-up"; expansions.md, section 3): the land tiles but the start tile
+// (71 in the base game) shuffled with the game's own deal stream and cut into k stacks in
+// colour order, the first (count mod k) one tile larger; with the river, then the river
+// tiles but the spring and the lake shuffled by the same stream, the lake under them.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -13,22 +15,32 @@ namespace carc::sim {
 
 struct Stacks {
   std::array<std::uint8_t, kMaxTiles - 1> tiles;  // stack c is [begin[c], begin[c+1])
-  std::array<std::uint8_t, kMaxColors + 1> begin;
-  std::array<std::uint8_t, kMaxColors> next;      // next tile to draw from stack c
+  // Colour c < colors: [begin[c], begin[c + 1]); the river stack (kRiverStack):
+  // [begin[kRiverStack], begin[kRiverStack + 1]), empty without the river.
+  std::array<std::uint8_t, kMaxColors + 2> begin;
+  std::array<std::uint8_t, kMaxColors + 1> next;  // next tile to draw from stack c
   int colors;
 
   int pop(int c) { return tiles[next[c]++]; }
-  int size(int c) const { return begin[c + 1] - begin[c]; }
+  int size(int c) const { return c == kRiverStack ? begin[c + 1] - begin[c] : begin[c + 1] - begin[c]; }
+  // The river stack's tiles as dealt, top first.
+  int river_size() const { return begin[kRiverStack + 1] - begin[kRiverStack]; }
 };
 
-Stacks deal(int colors, std::uint64_t seed, std::uint64_t game);
+Stacks deal(int colors, std::uint64_t seed, std::uint64_t game, const TileCounts& tiles = kBaseCounts);
 
 // A given deal: one string of tile letters per colour (top first), 2..6 of them. They must
 // hold exactly the 71 non-start tiles, in stacks of the sizes the set-up deals (the first
 // 71 mod k one tile larger). Throws std::invalid_argument with one line naming what is
 // wrong otherwise.
-Stacks stacks_from_letters(const std::vector<std::string>& stacks);
-// The letters of every stack, as dealt (top first).
+// A stack is a string of letters ("DUV..."), or of names separated by spaces when the set
+// has two-character names ("D I3 U ..."). `river`: the river stack in the same spelling
+// (R9 last), empty without the river.
+Stacks stacks_from_letters(const std::vector<std::string>& stacks, const TileCounts& tiles = kBaseCounts,
+                           const std::string& river = "");
+// The letters of every stack, as dealt (top first); names separated by spaces when any
+// tile of the deal has a two-character name.
 std::vector<std::string> stack_letters(const Stacks& s);
+std::string river_letters(const Stacks& s);
 
 }  // namespace carc::sim

@@ -21,9 +21,27 @@ GameOutcome outcome_of(const State& s) {
   return o;
 }
 
+namespace {
+// The State a game starts from, per thread: the set-up of the last configuration asked for,
+// and the State the game is played in, made equal to it by copy_from (which rewrites only
+// the cells in use; a State built afresh fills the whole board, a cost as large as a random
+// game's).
+State& fresh_state(const Config& cfg) {
+  thread_local State start, s;
+  thread_local Config start_cfg{0, 0};
+  if (start_cfg.colors != cfg.colors || start_cfg.meeples != cfg.meeples ||
+      !(start_cfg.tiles == cfg.tiles) || start_cfg.large_meeple != cfg.large_meeple) {
+    start = State::initial(cfg);
+    start_cfg = cfg;
+  }
+  s.copy_from(start);
+  return s;
+}
+}  // namespace
+
 GameOutcome play_game(const GameSpec& spec, PlacementPolicy& placement, ScoringPolicy& scoring) {
-  Stacks stacks = spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game);
-  State s = State::initial(spec.cfg);
+  Stacks stacks = spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game, spec.cfg.tiles);
+  State& s = fresh_state(spec.cfg);
   DriverEnv<SilentHooks> env(stacks, placement, scoring, spec);
   play_to_end(s, env);
   return outcome_of(s);
@@ -32,7 +50,7 @@ GameOutcome play_game(const GameSpec& spec, PlacementPolicy& placement, ScoringP
 nlohmann::json play_logged_game(const GameSpec& spec, PlacementPolicy& placement,
                                 ScoringPolicy& scoring, const std::string& placement_name,
                                 const std::string& scoring_name, GameOutcome* outcome) {
-  Stacks stacks = spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game);
+  Stacks stacks = spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game, spec.cfg.tiles);
   const Stacks dealt = stacks;
   State s = State::initial(spec.cfg);
   DriverEnv<LogHooks> env(stacks, placement, scoring, spec);

@@ -23,6 +23,11 @@ inline nlohmann::json supply_json(const State& s) {
   for (int c = 0; c < s.colors(); ++c) a.push_back(s.supply(c));
   return a;
 }
+inline nlohmann::json large_supply_json(const State& s) {
+  nlohmann::json a = nlohmann::json::array();
+  for (int c = 0; c < s.colors(); ++c) a.push_back(s.large_supply(c));
+  return a;
+}
 inline nlohmann::json colors_json(std::uint8_t mask) {
   nlohmann::json a = nlohmann::json::array();
   for (int c = 0; c < kMaxColors; ++c)
@@ -35,11 +40,13 @@ struct LogHooks {
   nlohmann::json turns = nlohmann::json::array();
   nlohmann::json final_scoring = nlohmann::json::array();
   bool placed = false;  // the last turn entry is this turn's placement
+  std::array<int, kMaxColors> final_count{};  // figures of each colour scored at the end so far
 
   void on_discard(const State& s, int type) {
     turns.push_back({{"turn", s.turn()}, {"color", s.to_move()},
-                     {"tile", std::string(1, tile_name(type))}, {"discarded", true},
+                     {"tile", std::string(tile_name(type))}, {"discarded", true},
                      {"scores", scores_json(s)}, {"supply", supply_json(s)}});
+    if (s.large_meeple()) turns.back()["large_supply"] = large_supply_json(s);
   }
   void on_place(const State& s, int type, const Move& m, std::uint8_t free_mask) {
     const PlacedTile& t = s.tile(s.tiles_on_board() - 1);
@@ -49,32 +56,40 @@ struct LogHooks {
     nlohmann::json meeple = nullptr;
     if (t.meeple_seg != kNoSegment) meeple = segment_name(type, m.at.rot, t.meeple_seg);
     turns.push_back({{"turn", s.turn()}, {"color", s.to_move()},
-                     {"tile", std::string(1, tile_name(type))}, {"discarded", false},
+                     {"tile", std::string(tile_name(type))}, {"discarded", false},
                      {"x", int(t.x)}, {"y", int(t.y)}, {"rot", int(t.rot)},
                      {"edges", edge_string(type, t.rot)}, {"free", free}, {"meeple", meeple},
                      {"scored", nlohmann::json::array()}});
+    if (t.meeple_seg != kNoSegment && s.large_at(s.tiles_on_board() - 1)) turns.back()["large"] = true;
     placed = true;
   }
   void on_score(const State& s, int, const ScoreEvent& e) {
     nlohmann::json meeples = nlohmann::json::array();
-    for (int c = 0; c < s.colors(); ++c)
-      for (int k = 0; k < e.meeples[c]; ++k) meeples.push_back(c);
+    for (int c = 0; c < s.colors(); ++c)  // one entry per figure: the large meeple once
+      for (int k = 0; k < e.meeples[c] - (e.large >> c & 1); ++k) meeples.push_back(c);
     turns.back()["scored"].push_back(
         {{"kind", std::string(kind_name(e.kind))}, {"tiles", int(e.tiles)}, {"pennants", int(e.pennants)},
          {"points", int(e.points)}, {"meeples", meeples}, {"majority", colors_json(e.majority)},
          {"low_before", int(e.low_before)}, {"awarded", colors_json(e.awarded)},
          {"scores_after", scores_json(s)}});
+    if (s.large_meeple()) turns.back()["scored"].back()["large_meeples"] = colors_json(e.large);
   }
   void on_turn_end(const State& s) {
     if (placed) {
       turns.back()["scores"] = scores_json(s);
       turns.back()["supply"] = supply_json(s);
+      if (s.large_meeple()) turns.back()["large_supply"] = large_supply_json(s);
     }
     placed = false;
   }
+  // A colour's large meeple is the last of its figures in the final order (the figures of
+  // one colour score alike: docs/rules-decisions.md).
   void on_final(const State& s, int color, int points) {
     final_scoring.push_back({{"color", color}, {"points", 2}, {"awarded", points > 0},
                              {"scores_after", scores_json(s)}});
+    if (s.large_meeple())
+      final_scoring.back()["large"] = ++final_count[std::size_t(color)] == s.figures_on_board(color) &&
+                                      s.large_supply(color) == 0;
   }
 };
 
@@ -90,21 +105,22 @@ inline nlohmann::json game_log_document(const GameSpec& spec, const Stacks& deal
     start_scores.push_back(c + 1);
     nlohmann::json st = nlohmann::json::array();
     for (int i = dealt.begin[c]; i < dealt.begin[c + 1]; ++i)
-      st.push_back(std::string(1, tile_name(dealt.tiles[i])));
+      st.push_back(std::string(tile_name(dealt.tiles[i])));
     stack_list.push_back(st);
   }
+  const bool base_game = spec.cfg.tileset == "base" && spec.cfg.tiles == kBaseCounts && !spec.cfg.large_meeple;
   nlohmann::json goals = nlohmann::json::array();
   for (int g = 0; g < kGoalCount; ++g)
     if (s.goals() >> g & 1) goals.push_back(std::string(kGoalIds[g]));
-  return {
+  nlohmann::json doc = {
       {"format", "carcassonne-solo-log/1"},
       {"config", {{"colors", spec.cfg.colors}, {"meeples", spec.cfg.meeples},
-                  {"start_scores", start_scores}, {"tileset", "base"},
+                  {"start_scores", start_scores}, {"tileset", std::string(spec.cfg.tileset)},
                   {"placement_policy", placement_name}, {"scoring_policy", scoring_name}}},
       {"seed", spec.seed},
       {"game", spec.game},
       {"stacks", stack_list},
-      {"start", {{"tile", "D"}, {"x", 0}, {"y", 0}, {"rot", 0}}},
+      {"start", {{"tile", std::string(tile_name(spec.cfg.tiles.start))}, {"x", 0}, {"y", 0}, {"rot", 0}}},
       {"turns", std::move(hooks.turns)},
       {"final_scoring", std::move(hooks.final_scoring)},
       {"end", {{"reason", std::string(end_reason_id(s.end_reason()))}, {"turns", s.turn()},
@@ -112,6 +128,17 @@ inline nlohmann::json game_log_document(const GameSpec& spec, const Stacks& deal
       {"scores", scores_json(s)},
       {"result", s.result()},
       {"goals", goals}};
+  if (!base_game) {  // the expansions (expansions.md, "Game log with these options")
+    doc["config"]["large_meeple"] = spec.cfg.large_meeple;
+    if (!spec.cfg.tileset_hash.empty()) doc["config"]["tileset_hash"] = std::string(spec.cfg.tileset_hash);
+  }
+  if (spec.cfg.tiles.river()) {
+    nlohmann::json river = nlohmann::json::array();
+    for (int i = dealt.begin[kRiverStack]; i < dealt.begin[kRiverStack + 1]; ++i)
+      river.push_back(std::string(tile_name(dealt.tiles[i])));
+    doc["river_stack"] = river;
+  }
+  return doc;
 }
 
 }  // namespace carc::sim

@@ -81,7 +81,7 @@ struct Worker {
     for (std::size_t k = 0; k < configs.size(); ++k) {
       const RunConfig& c = configs[k];
       const auto start = timed ? Clock::now() : Clock::time_point{};
-      outcome[k] = play_game(GameSpec{Config{c.colors, c.meeples}, c.seed, game, req.deal},
+      outcome[k] = play_game(GameSpec{c.game_config(), c.seed, game, req.deal},
                              *placement[k], *scoring[k]);
       if (timed) part.config_seconds[k] += seconds_since(start);
       part.acc[k].add(outcome[k]);

@@ -61,7 +61,7 @@ std::vector<std::string> position_target_columns() {
 GameOutcome play_positions_game(const GameSpec& spec, PlacementPolicy& placement,
                                 ScoringPolicy& scoring, PositionFeatures& features,
                                 PositionBytes& rows) {
-  Stacks stacks = spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game);
+  Stacks stacks = spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game, spec.cfg.tiles);
   State s = State::initial(spec.cfg);
   DriverEnv<SilentHooks> env(stacks, placement, scoring, spec);
   const std::size_t first = rows.size();

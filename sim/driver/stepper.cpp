@@ -20,7 +20,7 @@ const GameSpec& checked(const GameSpec& spec) {
 
 SteppedGame::SteppedGame(const GameSpec& spec, const std::string& scoring_spec)
     : spec_(checked(spec)),
-      dealt_(spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game)),
+      dealt_(spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game, spec.cfg.tiles)),
       scoring_(make_scoring_policy(scoring_spec)),
       scoring_name_(canonical_scoring(scoring_spec)) {
   if (dealt_.colors != spec.cfg.colors)
@@ -56,11 +56,11 @@ void SteppedGame::draw(int type) {
   if (ordering_) throw std::invalid_argument("order the completed features first (order())");
   if (!waiting_draw_)
     throw std::invalid_argument("colour " + std::to_string(s_.to_move()) + " has tile " +
-                                std::string(1, tile_name(tile_)) + " in hand: play it first");
+                                std::string(tile_name(tile_)) + " in hand: play it first");
   if (type < 0 || type >= kTileTypes) throw std::invalid_argument("no such tile type");
   if (s_.unseen(type) == 0)
-    throw std::invalid_argument("no tile " + std::string(1, tile_name(type)) + " is left to draw (all " +
-                                std::to_string(kBaseTiles[type].count) + " are seen)");
+    throw std::invalid_argument("no tile " + std::string(tile_name(type)) + " is left to draw (all " +
+                                std::to_string(kTiles[type].count) + " are seen)");
   const int c = s_.to_move();
   drawn_[std::size_t(c)] += tile_name(type);
   n_legal_ = take_draw(s_, env_, type, legal_.data());
@@ -111,7 +111,7 @@ void SteppedGame::play(const Move& m) {
   if (it == legal.end())
     throw std::invalid_argument("(" + std::to_string(m.at.x) + ", " + std::to_string(m.at.y) +
                                 ", rot " + std::to_string(m.at.rot) + ") is no legal placement of tile " +
-                                std::string(1, tile_name(tile_)));
+                                std::string(tile_name(tile_)));
   Move move{*it, m.seg};
   const std::uint8_t free = s_.free_segments(tile_, *it);
   const bool meeple = free != 0 && s_.supply(s_.to_move()) > 0;
@@ -177,7 +177,8 @@ nlohmann::json SteppedGame::document(const std::string& placement_name) const {
   // The stacks as drawn; the tiles never drawn (an early end) after them, in catalogue order.
   std::vector<std::string> stacks(drawn_.begin(), drawn_.begin() + s_.colors());
   std::string rest;
-  for (int t = 0; t < kTileTypes; ++t) rest.append(std::size_t(s_.unseen(t)), tile_name(t));
+  for (int t = 0; t < kBaseTypes; ++t)  // a game at the table plays the base set
+    for (int k = 0; k < s_.unseen(t); ++k) rest += tile_name(t);
   std::size_t at = 0;
   for (int c = 0; c < s_.colors(); ++c) {
     stacks[std::size_t(c)] += rest.substr(at, std::size_t(s_.stack_left(c)));

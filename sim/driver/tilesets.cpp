@@ -58,7 +58,53 @@ int LoadedTileSet::river_stack() const {
   return r > 0 && set.start >= 0 && set.types[set.start].has_water() ? r - 1 : r;
 }
 
-bool LoadedTileSet::playable() const { return hash == load_tileset("base").hash; }
+TileCounts LoadedTileSet::counts() const {
+  TileCounts tc;
+  const auto fail = [&](const std::string& what) { throw std::invalid_argument("tile set " + name + ": " + what); };
+  for (int i = 0; i < set.ntypes; ++i) {
+    const tileset::Type& x = set.types[i];
+    const int t = tile_type(x.name_view());
+    const std::string tn(x.name_view());
+    if (t == kNoType)
+      fail("type " + tn + " is none the engine plays (base A..X, Inns & Cathedrals I1..I17, River R0..R9)");
+    const TileDef& d = kTiles[t];
+    bool same = x.nseg == d.nseg;
+    for (int e = 0; e < 4 && same; ++e)
+      same = kTiles[t].edges[e] == (x.edges[e] == tileset::Letter::city    ? kCity
+                                    : x.edges[e] == tileset::Letter::road  ? kRoad
+                                    : x.edges[e] == tileset::Letter::water ? kWater
+                                                                           : kField);
+    for (int g = 0; g < x.nseg && same; ++g)
+      same = x.segs[g].kind == d.segs[g].kind && x.segs[g].edges == d.segs[g].edges &&
+             x.segs[g].pennant == d.segs[g].pennant && x.segs[g].marks == d.segs[g].marks;
+    if (!same) fail("type " + tn + " differs from the engine's " + tn + " (the engine plays its built-in types; a set may change their counts)");
+    if (x.count > 200) fail("type " + tn + ": more than 200 tiles");
+    tc.count[std::size_t(t)] = std::uint8_t(x.count);
+  }
+  const int start = tile_type(set.types[set.start].name_view());
+  if (start != kStartType && start != kSpringType) fail("the start tile must be D, or R0 with the river");
+  tc.start = std::uint8_t(start);
+  for (int t = kFirstRiver; t < kTileTypes; ++t)
+    if (tc.count[std::size_t(t)] && !tc.river()) fail("river tiles need the spring R0 as the start tile");
+  if (tc.river()) {
+    if (tc.count[kSpringType] != 1) fail("the river has one spring R0");
+    if (tc.count[kLakeType] != 1) fail("the river needs its lake R9, once");
+    if (set.last < 0 || tile_type(set.types[set.last].name_view()) != kLakeType) fail("the river's last tile must be R9 (a line 'last R9')");
+  }
+  int total = 0;
+  for (int t = 0; t < kTileTypes; ++t) total += tc.count[std::size_t(t)];
+  if (total > kMaxTiles) fail(std::to_string(total) + " tiles: the engine plays at most " + std::to_string(kMaxTiles));
+  return tc;
+}
+
+bool LoadedTileSet::playable() const {
+  try {
+    counts();
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
 
 std::string canonical_text(const tileset::Set& s, bool with_name) {
   std::ostringstream o;

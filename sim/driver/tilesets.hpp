@@ -4,6 +4,7 @@
 #pragma once
 #include <string>
 
+#include "core/tiles.hpp"
 #include "core/tileset.hpp"
 
 namespace carc::sim {
@@ -19,7 +20,12 @@ struct LoadedTileSet {
   int land_tiles() const;
   // The river stack: the river tiles but the start tile (the spring), 0 without a river.
   int river_stack() const;
-  // Whether the engine plays this set: today the base set alone (its hash).
+  // The set as the engine deals it (core/tiles.hpp): every type must be one of the
+  // engine's (the base game's, Inns & Cathedrals', The River's) by name, defined as the
+  // built-in data defines it; the counts are the set's. Throws std::invalid_argument with
+  // one line naming the type otherwise.
+  TileCounts counts() const;
+  // Whether the engine plays this set (counts() does not throw).
   bool playable() const;
 };
 

@@ -55,7 +55,7 @@ class Builder {
     parent_.resize(std::size_t(idx + 1) * kMaxSegs, -1);
     open_.resize(parent_.size(), 0);
 
-    const TileDef& def = kBaseTiles[t.type];
+    const TileDef& def = kTiles[t.type];
     for (int s = 0; s < def.nseg; ++s) {
       const int slot = idx * kMaxSegs + s;
       parent_[slot] = slot;
@@ -88,9 +88,9 @@ class Builder {
     const int idx = int(v_.tiles.size()) - 1;
     const ViewTile& t = v_.tiles[idx];
     int seg = -1;
-    for (int s = 0; s < kBaseTiles[t.type].nseg; ++s)
+    for (int s = 0; s < kTiles[t.type].nseg; ++s)
       if (segment_name(t.type, t.rot, s) == name) seg = s;
-    if (seg < 0) fail(where, "tile " + std::string(1, tile_name(t.type)) + " has no segment " + name);
+    if (seg < 0) fail(where, "tile " + std::string(tile_name(t.type)) + " has no segment " + name);
     if (!meeples_on(find(idx * kMaxSegs + seg)).empty())
       fail(where, "the meeple on " + name + " joins a feature that already holds one");
     v_.meeples.push_back({color, idx, seg, step, -1});
@@ -175,13 +175,13 @@ class Builder {
   }
   Signature signature(int root) {
     const ViewTile& t = v_.tiles[root / kMaxSegs];
-    const SegDef& def = kBaseTiles[t.type].segs[root % kMaxSegs];
+    const SegDef& def = kTiles[t.type].segs[root % kMaxSegs];
     Signature g{std::string(kind_name(def.kind)), 0, 0, {}};
     std::vector<int> tiles;
     for (int slot = 0; slot < int(parent_.size()); ++slot) {
       if (parent_[slot] < 0 || find(slot) != root) continue;
       tiles.push_back(slot / kMaxSegs);
-      g.pennants += kBaseTiles[v_.tiles[slot / kMaxSegs].type].segs[slot % kMaxSegs].pennant;
+      g.pennants += kTiles[v_.tiles[slot / kMaxSegs].type].segs[slot % kMaxSegs].pennant;
     }
     std::sort(tiles.begin(), tiles.end());
     g.tiles = def.kind == SegKind::monastery ? 9 : int(std::unique(tiles.begin(), tiles.end()) - tiles.begin());
@@ -253,7 +253,7 @@ BoardView rebuild(const json& log) {
     const int rot = checked_rot(t.at("rot"), where);
     if (t.contains("edges") && t["edges"].get<std::string>() != edge_string(type, rot))
       fail(where, "edges " + t["edges"].get<std::string>() + " are not those of tile " +
-                      std::string(1, tile_name(type)) + " turned " + std::to_string(rot) + " (" +
+                      std::string(tile_name(type)) + " turned " + std::to_string(rot) + " (" +
                       edge_string(type, rot) + ")");
     b.place({type, t.at("x").get<int>(), t.at("y").get<int>(), rot, step, t.value("turn", -1), color}, where);
     if (t.contains("meeple") && !t["meeple"].is_null())

@@ -10,6 +10,7 @@
 
 #include "core/state.hpp"
 #include "core/turn.hpp"
+#include "sim/driver/tilesets.hpp"
 
 namespace carc::sim {
 namespace {
@@ -51,10 +52,16 @@ json colors_json(std::uint8_t mask) {
     if (mask >> c & 1) a.push_back(c);
   return a;
 }
-json meeples_json(const std::array<std::uint8_t, kMaxColors>& m) {  // sorted colours
+json large_supply_json(const State& s) {
+  json a = json::array();
+  for (int c = 0; c < s.colors(); ++c) a.push_back(s.large_supply(c));
+  return a;
+}
+// The figures' colours, sorted: a colour's weight less one for its large meeple (`large`).
+json meeples_json(const std::array<std::uint8_t, kMaxColors>& m, std::uint8_t large = 0) {
   json a = json::array();
   for (int c = 0; c < kMaxColors; ++c)
-    for (int k = 0; k < m[std::size_t(c)]; ++k) a.push_back(c);
+    for (int k = 0; k < m[std::size_t(c)] - (large >> c & 1); ++k) a.push_back(c);
   return a;
 }
 json segment_names(int type, int rot, std::uint8_t mask) {
@@ -89,13 +96,25 @@ class Replayer {
     json starts = json::array();
     for (int c = 0; c < k; ++c) starts.push_back(c + 1);
     expect(*cfg, "start_scores", starts, "config.start_scores");
-    expect(*cfg, "tileset", "base", "config.tileset");
-    State s = State::initial(Config{k, m});
+    const json* ts = get(*cfg, "tileset");
+    const std::string set_name = ts && ts->is_string() ? ts->get<std::string>() : "";
+    TileCounts tiles;
+    try {
+      if (set_name != "base" && set_name != "base+inns" && set_name != "base+river" && set_name != "base+inns+river")
+        throw std::invalid_argument("");
+      tiles = load_tileset(set_name).counts();
+    } catch (const std::invalid_argument&) {
+      fail("config.tileset", "base, base+inns, base+river or base+inns+river", ts);
+    }
+    const json* lm = get(*cfg, "large_meeple");
+    if (lm && !lm->is_boolean()) fail("config.large_meeple", "true or false", lm);
+    const bool large = lm && lm->get<bool>();
+    State s = State::initial(Config{k, m, tiles, large, set_name, ""});
     state_ = &s;
     read_stacks(s);
     const json* start = get(log_, "start");
     if (!start || !start->is_object()) fail("start", "an object", start);
-    expect(*start, "tile", "D", "start.tile");
+    expect(*start, "tile", std::string(tile_name(tiles.start)), "start.tile");
     expect(*start, "x", 0, "start.x");
     expect(*start, "y", 0, "start.y");
     expect(*start, "rot", 0, "start.rot");
@@ -125,9 +144,9 @@ class Replayer {
     final_ = get(log_, "final_scoring");
     if (!final_ || !final_->is_array()) fail("final_scoring", "an array", final_);
     int left = 0;
-    for (int c = 0; c < k; ++c) left += s.meeples_on_board(c);
+    for (int c = 0; c < k; ++c) left += s.figures_on_board(c);
     if (final_->size() != std::size_t(left))
-      fail("final_scoring", std::to_string(left) + " entries (one per meeple on the board)",
+      fail("final_scoring", std::to_string(left) + " entries (one per figure on the board)",
            std::to_string(final_->size()) + " entries");
     play_final_scoring(s, *this);
 
@@ -162,9 +181,9 @@ class Replayer {
     entry_ = &(*turns_)[next_++];
     if (!entry_->is_object()) fail("turns[" + std::to_string(next_ - 1) + "]", "an object", entry_);
     expect(*entry_, "turn", s.turn(), "turn");
-    expect(*entry_, "color", c, "color");
+    expect(*entry_, "color", s.to_move(), "color");
     const int type = stacks_[std::size_t(c)][pos_[std::size_t(c)]++];
-    expect(*entry_, "tile", std::string(1, tile_name(type)), "tile");
+    expect(*entry_, "tile", std::string(tile_name(type)), "tile");
     return type;
   }
 
@@ -183,7 +202,20 @@ class Replayer {
     Move mv;
     mv.at = *at;
     const std::uint8_t free = s.free_segments(type, mv.at);
-    const bool forced = free != 0 && s.supply(s.to_move()) > 0;
+    const bool forced = free != 0 && s.figures(s.to_move()) > 0;
+    // The figure (expansions.md): "large": true for the large meeple, false or absent a
+    // meeple; a colour whose only figure is the large meeple places it.
+    const json* lg = get(*entry_, "large");
+    if (lg && !lg->is_boolean()) fail("large", "true or false", lg);
+    const bool large = lg && lg->get<bool>();
+    if (forced) {
+      const bool meeple_in = s.supply(s.to_move()) > 0, large_in = s.large_supply(s.to_move()) > 0;
+      if (large && !large_in) fail("large", "false or no such key (no large meeple in supply)", lg);
+      if (!large && !meeple_in) fail("large", "true (the large meeple is the only figure in supply)", lg);
+      mv.large = large;
+    } else if (large) {
+      fail("large", "false or no such key (no figure is placed)", lg);
+    }
     const json* me = get(*entry_, "meeple");
     if (!me) fail("meeple", "a segment name or null", me);
     if (me->is_null()) {
@@ -191,7 +223,7 @@ class Replayer {
       return decided(s, type, legal, n, mv);
     }
     if (!forced)
-      fail("meeple", free ? "null (no meeple in supply)" : "null (no free segment)", me);
+      fail("meeple", free ? "null (no figure in supply)" : "null (no free segment)", me);
     for (int seg = 0; seg < kMaxSegs; ++seg)
       if ((free >> seg & 1) && me->is_string() && me->get<std::string>() == segment_name(type, rot, seg))
         mv.seg = std::uint8_t(seg);
@@ -221,7 +253,7 @@ class Replayer {
     for (int i = 0; i < n; ++i) {
       const json& want = (*scored_)[std::size_t(i)];
       int j = i;
-      while (j < n && !describes(want, s.feature(done[j]))) ++j;
+      while (j < n && !describes(want, s, done[j])) ++j;
       if (j == n)
         fail("scored[" + std::to_string(i) + "]", "one of the features this tile completed",
              &want);
@@ -241,7 +273,8 @@ class Replayer {
     expect(got, "tiles", int(e.tiles), f + ".tiles");
     expect(got, "pennants", int(e.pennants), f + ".pennants");
     expect(got, "points", int(e.points), f + ".points");
-    expect(got, "meeples", meeples_json(e.meeples), f + ".meeples");
+    expect(got, "meeples", meeples_json(e.meeples, e.large), f + ".meeples");
+    if (s.large_meeple()) expect(got, "large_meeples", colors_json(e.large), f + ".large_meeples");
     expect(got, "majority", colors_json(e.majority), f + ".majority");
     expect(got, "low_before", int(e.low_before), f + ".low_before");
     expect(got, "awarded", colors_json(e.awarded), f + ".awarded");
@@ -255,6 +288,7 @@ class Replayer {
       if (const json* v = get(*entry_, key)) fail(key, "no such key (the tile was discarded)", v);
     expect(*entry_, "scores", scores_json(s), "scores");
     expect(*entry_, "supply", supply_json(s), "supply");
+    if (s.large_meeple()) expect(*entry_, "large_supply", large_supply_json(s), "large_supply");
   }
 
   void on_turn_end(const State& s) {
@@ -265,9 +299,10 @@ class Replayer {
            std::to_string(scored_->size()) + " entries");
     expect(*entry_, "scores", scores_json(s), "scores");
     expect(*entry_, "supply", supply_json(s), "supply");
+    if (s.large_meeple()) expect(*entry_, "large_supply", large_supply_json(s), "large_supply");
   }
 
-  void order_final(const State&, std::uint8_t* colors, int n) {
+  void order_final(const State& s, std::uint8_t* colors, int n) {
     std::vector<int> want(colors, colors + n), got;
     for (const auto& e : *final_) {
       const json* c = get(e, "color");
@@ -278,6 +313,20 @@ class Replayer {
     std::sort(b.begin(), b.end());
     if (a != b) fail("final_scoring", "the colours " + json(a).dump(), json(got).dump());
     std::copy(got.begin(), got.end(), colors);
+    if (!s.large_meeple()) return;
+    // One entry marked "large" per large meeple on the board, of its colour.
+    std::array<int, kMaxColors> large{};
+    for (std::size_t i = 0; i < final_->size(); ++i) {
+      const json* l = get((*final_)[i], "large");
+      if (!l || !l->is_boolean())
+        fail("final_scoring[" + std::to_string(i) + "].large", "true or false", l);
+      if (l->get<bool>()) ++large[std::size_t(got[i])];
+    }
+    for (int c = 0; c < s.colors(); ++c)
+      if (large[std::size_t(c)] != (s.large_supply(c) == 0 ? 1 : 0))
+        fail("final_scoring", "colour " + std::to_string(c) + "'s large meeple marked " +
+                                  (s.large_supply(c) == 0 ? "once" : "never (it is in supply)"),
+             std::to_string(large[std::size_t(c)]) + " entries marked large");
   }
 
   void on_final(const State& s, int color, int points) {
@@ -328,14 +377,24 @@ class Replayer {
     if (!d || !d->is_boolean()) fail("discarded", "true or false", d);
     if (d->get<bool>() != want) fail("discarded", why, d);
   }
-  static bool describes(const json& e, const Feature& f) {
+  // Features alike in kind, size, pennants, figures (the large meeples among them) and
+  // marks score alike.
+  static bool describes(const json& e, const State& s, int root) {
+    const Feature& f = s.feature(root);
+    const std::uint8_t large = s.feature_large(root), marks = s.feature_marks(root);
     const json* kind = get(e, "kind");
     const json* tiles = get(e, "tiles");
     const json* pennants = get(e, "pennants");
     const json* meeples = get(e, "meeples");
-    return kind && *kind == std::string(kind_name(f.kind)) && tiles &&
-           *tiles == (f.kind == SegKind::monastery ? 9 : int(f.tiles)) && pennants &&
-           *pennants == int(f.pennants) && meeples && *meeples == meeples_json(f.meeples);
+    const json* points = get(e, "points");
+    const json* big = get(e, "large_meeples");
+    const int n = f.kind == SegKind::monastery ? 9 : int(f.tiles);
+    const int want_points = f.kind == SegKind::road   ? (marks & kMarkInn ? 2 : 1) * n
+                            : f.kind == SegKind::city ? (marks & kMarkCathedral ? 3 : 2) * (n + f.pennants)
+                                                      : 9;
+    return kind && *kind == std::string(kind_name(f.kind)) && tiles && *tiles == n && pennants &&
+           *pennants == int(f.pennants) && meeples && *meeples == meeples_json(f.meeples, large) &&
+           points && *points == want_points && (!big || *big == colors_json(large));
   }
 
   void read_stacks(const State& s) {
@@ -344,24 +403,35 @@ class Replayer {
     if (!st || !st->is_array() || st->size() != std::size_t(k))
       fail("stacks", "an array of " + std::to_string(k) + " stacks", st);
     std::array<int, kTileTypes> count{};
+    const auto type_of = [&](const json& t, const std::string& f, bool river) {
+      const int type = t.is_string() ? tile_type(t.get<std::string>()) : kNoType;
+      if (type < 0 || is_river(type) != river)
+        fail(f, river ? "a river tile R1..R9" : "a land tile name (A..X, I1..I17)", &t);
+      ++count[std::size_t(type)];
+      return std::uint8_t(type);
+    };
+    const json* rs = get(log_, "river_stack");
+    if (s.river_left() > 0) {
+      if (!rs || !rs->is_array() || rs->size() != std::size_t(s.river_left()))
+        fail("river_stack", "an array of " + std::to_string(s.river_left()) + " river tiles", rs);
+      for (std::size_t i = 0; i < rs->size(); ++i)
+        stacks_[kRiverStack].push_back(type_of((*rs)[i], "river_stack[" + std::to_string(i) + "]", true));
+      if (stacks_[kRiverStack].back() != kLakeType) fail("river_stack", "the lake R9 last", &rs->back());
+    } else if (rs) {
+      fail("river_stack", "no such key (no river)", rs);
+    }
     for (int c = 0; c < k; ++c) {
       const json& a = (*st)[std::size_t(c)];
       const std::string f = "stacks[" + std::to_string(c) + "]";
       if (!a.is_array() || a.size() != std::size_t(s.stack_left(c)))
         fail(f, "an array of " + std::to_string(s.stack_left(c)) + " tiles", &a);
-      for (std::size_t i = 0; i < a.size(); ++i) {
-        const json& t = a[i];
-        const int type = t.is_string() && t.get<std::string>().size() == 1
-                             ? tile_type(t.get<std::string>()[0]) : kNoType;
-        if (type < 0) fail(f + "[" + std::to_string(i) + "]", "a tile letter A..X", &t);
-        stacks_[std::size_t(c)].push_back(std::uint8_t(type));
-        ++count[std::size_t(type)];
-      }
+      for (std::size_t i = 0; i < a.size(); ++i)
+        stacks_[std::size_t(c)].push_back(type_of(a[i], f + "[" + std::to_string(i) + "]", false));
     }
     for (int t = 0; t < kTileTypes; ++t)
       if (count[std::size_t(t)] != s.unseen(t))
-        fail("stacks", std::to_string(s.unseen(t)) + " tiles " + tile_name(t) +
-                           " (the base set less the start tile)",
+        fail("stacks", std::to_string(s.unseen(t)) + " tiles " + std::string(tile_name(t)) +
+                           " (the tile set less the start tile)",
              std::to_string(count[std::size_t(t)]));
   }
 
@@ -374,8 +444,8 @@ class Replayer {
   const json* final_ = nullptr;
   std::size_t next_ = 0, scored_next_ = 0, final_next_ = 0;
   bool placed_ = false;
-  std::array<std::vector<std::uint8_t>, kMaxColors> stacks_;
-  std::array<std::size_t, kMaxColors> pos_{};
+  std::array<std::vector<std::uint8_t>, kMaxColors + 1> stacks_;  // [kRiverStack]: the river's
+  std::array<std::size_t, kMaxColors + 1> pos_{};
   int turn_ = -1;
   std::string at_ = "setup";
   bool unfinished_ = false;

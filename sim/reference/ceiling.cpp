@@ -30,8 +30,8 @@ std::uint64_t position_key(const State& s) {
     const PlacedTile& t = s.tile(i);
     const Oriented& o = kOriented[t.type][t.rot];
     std::uint64_t segs = 0;
-    for (int g = 0; g < kBaseTiles[t.type].nseg; ++g)
-      segs += mix(o.seg_edges[g] | std::uint64_t(kBaseTiles[t.type].segs[g].kind) << 8);
+    for (int g = 0; g < kTiles[t.type].nseg; ++g)
+      segs += mix(o.seg_edges[g] | std::uint64_t(kTiles[t.type].segs[g].kind) << 8);
     const std::uint64_t edges = o.edge[0] | o.edge[1] << 2 | o.edge[2] << 4 | o.edge[3] << 6;
     h += mix(t.cell | std::uint64_t(t.type) << 16 | edges << 24 | segs << 32);
     if (t.meeple_seg == kNoSegment) continue;
@@ -83,7 +83,7 @@ class Beam {
  public:
   Beam(const Config& cfg, std::uint64_t seed, std::uint64_t game, int width,
        std::span<const Move> policy_line)
-      : stacks_(deal(cfg.colors, seed, game)), width_(width), policy_line_(policy_line),
+      : stacks_(deal(cfg.colors, seed, game, cfg.tiles)), width_(width), policy_line_(policy_line),
         scoring_(make_lookahead_scoring()), eval_(HeuristicWeights{}), rng_(seed, game, Stream::search) {
     beam_.push_back({State::initial(cfg), -1, !policy_line.empty(), false});
   }

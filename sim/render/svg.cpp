@@ -208,7 +208,7 @@ std::string xml_escape(const std::string& s) {
 std::string tile_style() { return kStyle; }
 
 std::string tile_art(int type, int rot) {
-  const TileDef& def = kBaseTiles[type];
+  const TileDef& def = kTiles[type];
   const Oriented& o = kOriented[type][rot];
   std::ostringstream roads, cities, walls, marks;
   int road_ends = 0;
@@ -245,7 +245,7 @@ std::string tile_art(int type, int rot) {
 }
 
 Point meeple_spot(int type, int rot, int seg) {
-  const SegDef& g = kBaseTiles[type].segs[seg];
+  const SegDef& g = kTiles[type].segs[seg];
   if (g.kind == SegKind::monastery) return kMonasteryMeeple;
   const Fit f = fit(kOriented[type][rot].seg_edges[seg]);
   return turn(g.kind == SegKind::road ? kRoad[int(f.shape)].meeple : kCity[int(f.shape)].meeple, f.q);

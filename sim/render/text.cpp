@@ -12,7 +12,7 @@ constexpr int kCornerRow[4] = {0, 2, 2, 0}, kCornerCol[4] = {2, 2, 0, 0};  // NE
 }  // namespace
 
 std::array<std::string, 3> tile_text(int type, int rot, int meeple_seg, int meeple_color) {
-  const TileDef& t = kBaseTiles[std::size_t(type)];
+  const TileDef& t = kTiles[std::size_t(type)];
   const Oriented& o = kOriented[std::size_t(type)][std::size_t(rot)];
   char px[3][3], mark[3][3];
   for (auto& row : px) std::fill(row, row + 3, '.');

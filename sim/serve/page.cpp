@@ -360,7 +360,7 @@ std::string script_json(const json& j) {
 json page_data() {
   json art = json::object(), meeple = json::array(), colors = json::array();
   for (int t = 0; t < kTileTypes; ++t)
-    for (int rot = 0; rot < 4; ++rot) art[std::string(1, tile_name(t)) + std::to_string(rot)] = tile_art(t, rot);
+    for (int rot = 0; rot < 4; ++rot) art[std::string(tile_name(t)) + std::to_string(rot)] = tile_art(t, rot);
   for (int c = 0; c < 6; ++c) {
     meeple.push_back(meeple_svg(c, {0, 0}, ""));
     colors.push_back({{"name", kColorStyles[c].name}, {"fill", kColorStyles[c].fill}});

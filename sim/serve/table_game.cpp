@@ -16,7 +16,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string letter(int type) { return std::string(1, tile_name(type)); }
+std::string letter(int type) { return std::string(tile_name(type)); }
 
 json spot_json(int type, int rot, int seg) {
   const Point p = meeple_spot(type, rot, seg);
@@ -123,7 +123,7 @@ void TableGame::play(int x, int y, int rot, const std::string& meeple) {
   const int type = game_->tile();
   Move m{Placement{0, std::int8_t(x), std::int8_t(y), std::uint8_t(rot)}, Move::kNoMeeple};
   if (!meeple.empty()) {
-    for (int seg = 0; seg < kBaseTiles[type].nseg; ++seg)
+    for (int seg = 0; seg < kTiles[type].nseg; ++seg)
       if (segment_name(type, rot, seg) == meeple) m.seg = std::uint8_t(seg);
     if (m.seg == Move::kNoMeeple)
       throw GameConflict("meeple '" + meeple + "' is no segment of tile " + letter(type) + " turned " +

@@ -39,6 +39,11 @@ struct GameOutcome {
 struct RunConfig {
   int colors = 3, meeples = 4;
   std::string tileset = "base", placement_policy = "random", scoring_policy = "random";
+  // The tile set's hash (sim/driver/tilesets.hpp; written with a set other than the base
+  // game's, or with the large meeple), its tiles as the engine deals them, the option.
+  std::string tileset_hash;
+  TileCounts tiles = kBaseCounts;
+  bool large_meeple = false;
   std::uint64_t seed = 1, first_game = 0, games = 0;
   // The learned value the policies that use one played with (`config.value_net`): its hash
   // (the net's name, docs/value-format.md) and source, "built-in" or "file". Empty hash: not
@@ -48,6 +53,12 @@ struct RunConfig {
   // What the policies of this run are made from besides their specs (the net above, read;
   // policies/context.hpp): handed to every make_placement_policy for the run. Not written.
   PolicyContext context;
+
+  // The game's configuration as the engine takes it.
+  Config game_config() const { return Config{colors, meeples, tiles, large_meeple, tileset, tileset_hash}; }
+  // Whether the game is the base game's (nothing of the expansions): the files of a base
+  // game are written as before the expansions (no tileset_hash, no large_meeple).
+  bool base_game() const { return tileset == "base" && tiles == kBaseCounts && !large_meeple; }
 };
 
 struct Performance {

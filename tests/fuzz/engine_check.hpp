@@ -142,7 +142,7 @@ class EngineChecker {
     // Features this placement completed, by brute force: the tile's own, and monasteries
     // around it (its own included; a closed one in reach was open before this tile).
     completed_.clear();
-    const TileDef& def = kBaseTiles[std::size_t(type)];
+    const TileDef& def = kTiles[std::size_t(type)];
     for (int seg = 0; seg < def.nseg; ++seg) {
       if (def.segs[std::size_t(seg)].kind == SegKind::monastery) continue;
       const auto f = flood(idx, seg);
@@ -243,8 +243,8 @@ class EngineChecker {
 
   void deal(int k) {
     deck_.clear();
-    for (int t = 0; t < kTileTypes; ++t)
-      for (int i = 0; i < kBaseTiles[std::size_t(t)].count - (t == kStartType); ++i) deck_.push_back(t);
+    for (int t = 0; t < kBaseTypes; ++t)
+      for (int i = 0; i < kTiles[std::size_t(t)].count - (t == kStartType); ++i) deck_.push_back(t);
     for (int i = int(deck_.size()); i > 1; --i) std::swap(deck_[std::size_t(i - 1)], deck_[std::size_t(in_.below(i))]);
     begin_.assign(std::size_t(k + 1), 0);
     const int n = int(deck_.size());
@@ -255,10 +255,10 @@ class EngineChecker {
 
   // Board geometry from the catalogue alone: edge letter and segment at board direction d.
   static int edge_at(int type, int rot, int d) {
-    return kBaseTiles[std::size_t(type)].edges[std::size_t((d - rot + 4) & 3)];
+    return kTiles[std::size_t(type)].edges[std::size_t((d - rot + 4) & 3)];
   }
   static int seg_at(int type, int rot, int d) {
-    const TileDef& def = kBaseTiles[std::size_t(type)];
+    const TileDef& def = kTiles[std::size_t(type)];
     const int unrotated = (d - rot + 4) & 3;
     for (int s = 0; s < def.nseg; ++s)
       if (def.segs[std::size_t(s)].kind != SegKind::monastery && (def.segs[std::size_t(s)].edges >> unrotated & 1))
@@ -266,7 +266,7 @@ class EngineChecker {
     return -1;
   }
   static int monastery_seg(int type) {
-    const TileDef& def = kBaseTiles[std::size_t(type)];
+    const TileDef& def = kTiles[std::size_t(type)];
     for (int s = 0; s < def.nseg; ++s)
       if (def.segs[std::size_t(s)].kind == SegKind::monastery) return s;
     return -1;
@@ -306,7 +306,7 @@ class EngineChecker {
   Flood flood(int tile, int seg) const {
     Flood f;
     const Shadow& t0 = tiles_[std::size_t(tile)];
-    f.kind = kBaseTiles[std::size_t(t0.type)].segs[std::size_t(seg)].kind;
+    f.kind = kTiles[std::size_t(t0.type)].segs[std::size_t(seg)].kind;
     std::vector<Node> todo{{tile, seg}};
     f.members.insert({tile, seg});
     std::set<int> distinct;
@@ -315,7 +315,7 @@ class EngineChecker {
       todo.pop_back();
       const Shadow& t = tiles_[std::size_t(u)];
       distinct.insert(u);
-      f.pennants += kBaseTiles[std::size_t(t.type)].segs[std::size_t(s)].pennant;
+      f.pennants += kTiles[std::size_t(t.type)].segs[std::size_t(s)].pennant;
       if (f.kind == SegKind::monastery) {
         for (int d = 0; d < 8; ++d) f.open += at(t.x + kDx[d], t.y + kDy[d]) < 0;
         continue;
@@ -339,7 +339,7 @@ class EngineChecker {
   }
 
   std::uint8_t brute_free(int type, int rot, int x, int y) const {
-    const TileDef& def = kBaseTiles[std::size_t(type)];
+    const TileDef& def = kTiles[std::size_t(type)];
     std::uint8_t mask = 0;
     for (int s = 0; s < def.nseg; ++s) {
       bool taken = false;
@@ -370,7 +370,7 @@ class EngineChecker {
     for (int t = 0; t < kTileTypes; ++t) need(s.unseen(t) == unseen[std::size_t(t)], "unseen counts per type");
     need(s.unseen_total() == in_stacks, "unseen tiles are the stacks' tiles");
     need(s.tiles_on_board() == int(tiles_.size()), "tiles on the board");
-    need(s.tiles_on_board() - 1 + s.discards() + in_stacks == kMaxTiles - 1, "tiles conserved");
+    need(s.tiles_on_board() - 1 + s.discards() + in_stacks == kBaseCounts.land(), "tiles conserved");
     for (int c = 0; c < k; ++c) {
       int standing = 0;
       for (const auto& t : tiles_) standing += t.meeple_color == c;
@@ -397,7 +397,7 @@ class EngineChecker {
     std::map<int, int> root_of_comp, comp_of_root;
     for (int u = 0; u < int(tiles_.size()); ++u) {
       need(s.tile_at(tiles_[std::size_t(u)].x, tiles_[std::size_t(u)].y) == u, "tile_at");
-      for (int g = 0; g < kBaseTiles[std::size_t(tiles_[std::size_t(u)].type)].nseg; ++g) {
+      for (int g = 0; g < kTiles[std::size_t(tiles_[std::size_t(u)].type)].nseg; ++g) {
         if (comp.count({u, g})) continue;
         const Flood f = flood(u, g);
         const int id = int(root_of_comp.size());
@@ -426,7 +426,7 @@ class EngineChecker {
       }
     }
     for (int u = 0; u < int(tiles_.size()); ++u)
-      for (int g = 0; g < kBaseTiles[std::size_t(tiles_[std::size_t(u)].type)].nseg; ++g)
+      for (int g = 0; g < kTiles[std::size_t(tiles_[std::size_t(u)].type)].nseg; ++g)
         need(root_of_comp.at(comp.at({u, g})) == s.feature_of(u, g), "segments of one component share a root");
   }
 

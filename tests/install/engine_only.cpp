@@ -17,8 +17,8 @@ struct Env : carc::SilentHooks {
   int next = 0;
   Env(carc::PlacementPolicy& p, carc::ScoringPolicy& s) : placement(p), scoring(s) {
     int n = 0;  // every non-start tile, in catalogue order, shuffled
-    for (int t = 0; t < carc::kTileTypes; ++t)
-      for (int k = 0; k < carc::kBaseTiles[t].count - (t == carc::kStartType ? 1 : 0); ++k)
+    for (int t = 0; t < carc::kBaseTypes; ++t)
+      for (int k = 0; k < carc::kTiles[t].count - (t == carc::kStartType ? 1 : 0); ++k)
         deck[n++] = t;
     for (int i = n - 1; i > 0; --i)
       std::swap(deck[i], deck[carc::uniform_below(rng, std::uint32_t(i + 1))]);
