@@ -14,6 +14,8 @@
 #include "core/turn.hpp"
 #include "sim/driver/deal.hpp"
 #include "sim/driver/tilesets.hpp"
+#include "sim/render/svg.hpp"
+#include "sim/render/text.hpp"
 #include "tests/scenario.hpp"
 
 namespace {
@@ -189,4 +191,23 @@ TEST_CASE("the river: its features take meeples like any tile's, nothing scores 
   const auto& ev = g.turn("R2 2 0 2 city:S");  // city N turned 2 faces S; road S faces N
   CHECK(ev.empty());
   CHECK(g.supplies() == std::vector<int>{3, 3, 4});
+}
+
+TEST_CASE("pictures: water, inns, cathedrals on the tiles, the large meeple drawn larger") {
+  // The river's water runs between its water edges; R4's road crosses it.
+  const std::string r4 = sim::tile_art(tile_type("R4"), 0);
+  CHECK(r4.find("class=\"water\"") != std::string::npos);
+  CHECK(r4.find("class=\"road\"") != std::string::npos);
+  CHECK(sim::tile_art(tile_type("U"), 0).find("water") == std::string::npos);
+  CHECK(sim::tile_art(tile_type("I3"), 0).find("class=\"inn\"") != std::string::npos);
+  CHECK(sim::tile_art(tile_type("I9"), 0).find("class=\"inn\"") == std::string::npos);  // no inn on I9
+  CHECK(sim::tile_art(tile_type("I1"), 0).find("class=\"cathedral\"") != std::string::npos);
+  CHECK(sim::tile_art(tile_type("I17"), 0).find("cathedral") == std::string::npos);
+  CHECK(sim::meeple_svg(0, {0, 0}, "", "meeple", true).find("scale(") != std::string::npos);
+  CHECK(sim::meeple_svg(0, {0, 0}, "", "meeple", false).find("scale(") == std::string::npos);
+  // The text picture: water edges as '~' (R4 turned 0: water E and W, the road N-S).
+  const auto rows = sim::tile_text(tile_type("R4"), 0, -1, 0);
+  CHECK(rows[1].substr(0, 2) == "~ ");
+  CHECK(rows[1].substr(4, 2) == "~ ");
+  CHECK(sim::tile_text(tile_type("I1"), 0, -1, 0)[1].substr(2, 1) == "K");
 }

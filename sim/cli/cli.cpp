@@ -244,6 +244,9 @@ std::string replay_command(const RunConfig& rc, const std::string& game, const s
   return "carcsolo replay" + (deal_path.empty() ? std::string() : " --deal " + shell_word(deal_path)) +
          " --seed " + std::to_string(rc.seed) + " --colors " + std::to_string(rc.colors) +
          " --meeples " + std::to_string(rc.meeples) +
+         (rc.base_game() ? std::string()
+                         : " --tileset " + shell_word(rc.tileset_path.empty() ? rc.tileset : rc.tileset_path) +
+                               (rc.large_meeple ? " --large-meeple" : "")) +
          " --placement " + shell_word(short_placement_spec(rc.placement_policy)) +
          " --scoring " + shell_word(short_scoring_spec(rc.scoring_policy)) +
          (rc.value_net_source == "file" ? " --value-net " + shell_word(rc.value_net_path) : std::string()) +
@@ -357,6 +360,7 @@ void select_tileset(const std::string& spec, bool large_meeple, RunConfig& rc) {
     rc.tiles = set.counts();
     rc.tileset = set.name;
     rc.tileset_hash = set.hash;
+    rc.tileset_path = set.source == "file" ? spec : "";
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--tileset: ") + e.what());
   }

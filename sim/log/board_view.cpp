@@ -84,7 +84,7 @@ class Builder {
     }
   }
 
-  void put_meeple(int color, const std::string& name, int step, const std::string& where) {
+  void put_meeple(int color, const std::string& name, int step, const std::string& where, bool large) {
     const int idx = int(v_.tiles.size()) - 1;
     const ViewTile& t = v_.tiles[idx];
     int seg = -1;
@@ -93,7 +93,7 @@ class Builder {
     if (seg < 0) fail(where, "tile " + std::string(tile_name(t.type)) + " has no segment " + name);
     if (!meeples_on(find(idx * kMaxSegs + seg)).empty())
       fail(where, "the meeple on " + name + " joins a feature that already holds one");
-    v_.meeples.push_back({color, idx, seg, step, -1});
+    v_.meeples.push_back({color, idx, seg, step, -1, large});
   }
 
   // Matches the log's scored entries, in order, to the features this placement completed.
@@ -198,7 +198,7 @@ class Builder {
 
 int checked_type(const json& j, const std::string& where) {
   const std::string name = j.get<std::string>();
-  const int type = name.size() == 1 ? tile_type(name[0]) : kNoType;
+  const int type = tile_type(name);
   if (type < 0) fail(where, "unknown tile '" + name + "'");
   return type;
 }
@@ -257,7 +257,7 @@ BoardView rebuild(const json& log) {
                       edge_string(type, rot) + ")");
     b.place({type, t.at("x").get<int>(), t.at("y").get<int>(), rot, step, t.value("turn", -1), color}, where);
     if (t.contains("meeple") && !t["meeple"].is_null())
-      b.put_meeple(color, t["meeple"].get<std::string>(), step, where);
+      b.put_meeple(color, t["meeple"].get<std::string>(), step, where, t.value("large", false));
     b.score(t.value("scored", json::array()), step, where);
   }
   BoardView view = b.finish(log.value("final_scoring", json::array()));

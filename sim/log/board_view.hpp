@@ -26,6 +26,7 @@ struct ViewMeeple {
   int seg = 0;   // segment index of the tile type (core/tiles.hpp)
   int placed_step = 0;
   int returned_step = -1;  // the step whose scoring sent it home; -1: on the board at the end
+  bool large = false;      // the large meeple (expansions.md)
 };
 
 struct ViewSegment {

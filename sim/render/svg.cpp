@@ -108,6 +108,9 @@ const char* kStyle = R"(<style>
 .bg{fill:#f4f1e8}
 .field{fill:#86b84e}
 .cell{fill:none;stroke:#2f4f1f;stroke-opacity:.45;stroke-width:1}
+.water{fill:none;stroke:#4a90c8;stroke-width:26}
+.inn{fill:#8a4b2a;stroke:#ffffff;stroke-width:1.2}
+.cathedral{fill:#6b2e6f;stroke:#ffffff;stroke-width:1.2}
 .road-edge{fill:none;stroke:#6e5b3e;stroke-width:12}
 .road{fill:none;stroke:#f3ead2;stroke-width:8}
 .junction{fill:#8a7558;stroke:#4b3d2a;stroke-width:1.5}
@@ -149,6 +152,9 @@ std::string caption(const json& log, const BoardView& v, int top, bool returned_
   if (log.contains("seed")) title += " · seed " + log["seed"].dump();
   if (log.contains("game")) title += " · game " + log["game"].dump();
   title += " · " + std::to_string(v.colors) + " colours, " + cfg.value("meeples", json(0)).dump() + " meeples";
+  const std::string set = cfg.value("tileset", std::string("base"));
+  if (set != "base") title += " · " + set;
+  if (cfg.value("large_meeple", false)) title += " · large meeple";
   const std::string policies = "placement " + v.placement + " · scoring " + v.scoring;
   o << "<text class=\"title\" x=\"0\" y=\"20\">" << xml_escape(title) << "</text>\n";
   o << "<text id=\"caption-policies\" x=\"0\" y=\"44\">" << xml_escape(policies) << "</text>\n";
@@ -210,8 +216,16 @@ std::string tile_style() { return kStyle; }
 std::string tile_art(int type, int rot) {
   const TileDef& def = kTiles[type];
   const Oriented& o = kOriented[type][rot];
-  std::ostringstream roads, cities, walls, marks;
+  std::ostringstream water, roads, cities, walls, marks;
   int road_ends = 0;
+  // The river (expansions.md): the water between the tile's water edges, under its roads
+  // (a road crosses on a bridge).
+  std::uint8_t wet = 0;
+  for (int d = 0; d < kDirs; ++d) wet = std::uint8_t(wet | (o.edge[d] == kWater) << d);
+  if (wet) {
+    const Fit f = fit(wet);
+    water << "<path class=\"water\" d=\"" << kRoad[int(f.shape)].path << "\"" << turned(f.q) << "/>";
+  }
   for (int s = 0; s < def.nseg; ++s) {
     const SegDef& g = def.segs[s];
     if (g.kind == SegKind::monastery) {
@@ -227,11 +241,21 @@ std::string tile_art(int type, int rot) {
       const std::string d = kRoad[int(f.shape)].path;
       roads << "<path class=\"road-edge\" d=\"" << d << "\"" << turned(f.q) << "/>"
             << "<path class=\"road\" d=\"" << d << "\"" << turned(f.q) << "/>";
+      if (g.marks & kMarkInn) {  // an inn: a small house beside the road
+        const Point p = turn(kRoad[int(f.shape)].meeple, f.q);
+        marks << "<path class=\"inn\" transform=\"translate(" << num(p.x + 13) << ' ' << num(p.y - 9)
+              << ")\" d=\"M-7,0 L0,-7 L7,0 V8 H-7 Z\"/>";
+      }
       continue;
     }
     const CityShape& c = kCity[int(f.shape)];
     cities << "<path class=\"city\" d=\"" << c.fill << "\"" << turned(f.q) << "/>";
     if (*c.wall) walls << "<path class=\"wall\" d=\"" << c.wall << "\"" << turned(f.q) << "/>";
+    if (g.marks & kMarkCathedral) {  // a cathedral: a church with a tower in the city
+      const Point p = turn(c.meeple, f.q);
+      marks << "<path class=\"cathedral\" transform=\"translate(" << num(p.x + 16) << ' ' << num(p.y - 14)
+            << ")\" d=\"M-9,10 V-2 L-4,-7 V-14 L0,-19 L4,-14 V-7 L9,-2 V10 Z\"/>";
+    }
     if (g.pennant) {
       const Point p = turn(c.pennant, f.q);
       marks << "<path class=\"pennant\" transform=\"translate(" << num(p.x) << ' ' << num(p.y)
@@ -240,7 +264,7 @@ std::string tile_art(int type, int rot) {
   }
   std::string junction;
   if (road_ends >= 3) junction = "<rect class=\"junction\" x=\"41\" y=\"41\" width=\"18\" height=\"18\"/>";
-  return "<rect class=\"field\" width=\"100\" height=\"100\"/>" + roads.str() + junction + cities.str() +
+  return "<rect class=\"field\" width=\"100\" height=\"100\"/>" + water.str() + roads.str() + junction + cities.str() +
          walls.str() + marks.str() + "<rect class=\"cell\" width=\"100\" height=\"100\"/>";
 }
 
@@ -251,10 +275,10 @@ Point meeple_spot(int type, int rot, int seg) {
   return turn(g.kind == SegKind::road ? kRoad[int(f.shape)].meeple : kCity[int(f.shape)].meeple, f.q);
 }
 
-std::string meeple_svg(int color, Point at, const std::string& attrs, const std::string& cls) {
+std::string meeple_svg(int color, Point at, const std::string& attrs, const std::string& cls, bool large) {
   const bool dark = color == 3;  // a black meeple gets a light outline
   return "<g class=\"" + cls + "\"" + attrs + " transform=\"translate(" + num(at.x) + ' ' + num(at.y) +
-         ")\"><path d=\"" + kMeeplePath + "\" fill=\"" + kColorStyles[color].fill + "\"" +
+         (large ? ") scale(1.45" : "") + ")\"><path d=\"" + kMeeplePath + "\" fill=\"" + kColorStyles[color].fill + "\"" +
          (dark ? " style=\"stroke:#e8e8e8\"" : "") + "/></g>\n";
 }
 
@@ -312,7 +336,8 @@ std::string board_svg(const json& log, const BoardView& v, const SvgOptions& opt
                     " data-color=\"" +
                         std::to_string(m.color) + "\" data-tile=\"" + std::to_string(m.tile) + "\" data-from=\"" +
                         std::to_string(m.placed_step) + "\" data-until=\"" + std::to_string(m.returned_step) + "\"",
-                    returned ? "meeple returned" : "meeple");
+                    returned ? (m.large ? "meeple large returned" : "meeple returned") : (m.large ? "meeple large" : "meeple"),
+                    m.large);
   }
   o << "</g>\n";
   o << caption_svg;

@@ -50,7 +50,9 @@ struct Point {
 };
 Point meeple_spot(int type, int rot, int seg);
 // A meeple of colour c standing at (x, y): a <g class="CLS" ATTRS> (attrs start with a space).
-std::string meeple_svg(int color, Point at, const std::string& attrs, const std::string& cls = "meeple");
+// `large`: the large meeple (expansions.md), drawn half as large again.
+std::string meeple_svg(int color, Point at, const std::string& attrs, const std::string& cls = "meeple",
+                       bool large = false);
 
 // True when rsvg-convert (Debian package librsvg2-bin) is on PATH.
 bool rsvg_convert_available();

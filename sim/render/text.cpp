@@ -18,7 +18,8 @@ std::array<std::string, 3> tile_text(int type, int rot, int meeple_seg, int meep
   for (auto& row : px) std::fill(row, row + 3, '.');
   for (auto& row : mark) std::fill(row, row + 3, ' ');
   for (int d = 0; d < kDirs; ++d)
-    if (o.edge[std::size_t(d)] != kField) px[kEdgeRow[d]][kEdgeCol[d]] = o.edge[std::size_t(d)] == kCity ? 'C' : 'R';
+    if (o.edge[std::size_t(d)] != kField)
+      px[kEdgeRow[d]][kEdgeCol[d]] = o.edge[std::size_t(d)] == kCity ? 'C' : o.edge[std::size_t(d)] == kWater ? '~' : 'R';
   int road_ends = 0;
   for (int seg = 0; seg < t.nseg; ++seg) {
     const SegDef& g = t.segs[std::size_t(seg)];
@@ -27,11 +28,12 @@ std::array<std::string, 3> tile_text(int type, int rot, int meeple_seg, int meep
     if (g.kind == SegKind::monastery) {
       px[1][1] = 'M';
     } else if (g.kind == SegKind::road) {
-      if (n >= 2) px[1][1] = 'R';
+      if (n >= 2) px[1][1] = g.marks & kMarkInn ? 'I' : 'R';
+      if (n == 1 && (g.marks & kMarkInn)) px[kEdgeRow[std::countr_zero(mask)]][kEdgeCol[std::countr_zero(mask)]] = 'I';
       road_ends += n == 1;
     } else {
       const bool through = n >= 3 || mask == 0b0101 || mask == 0b1010;
-      if (through) px[1][1] = g.pennant ? '*' : 'C';
+      if (through) px[1][1] = g.marks & kMarkCathedral ? 'K' : g.pennant ? '*' : 'C';
       for (int d = 0; d < kDirs; ++d)
         if ((mask >> d & 1) && (mask >> ((d + 1) & 3) & 1))
           px[kCornerRow[d]][kCornerCol[d]] = g.pennant && !through ? '*' : 'C';
@@ -44,6 +46,9 @@ std::array<std::string, 3> tile_text(int type, int rot, int meeple_seg, int meep
     }
   }
   if (road_ends >= 3) px[1][1] = '+';
+  int wet = 0;  // the river runs through the middle
+  for (int d = 0; d < kDirs; ++d) wet += o.edge[std::size_t(d)] == kWater;
+  if (wet == 2 && px[1][1] == '.') px[1][1] = '~';
   std::array<std::string, 3> rows;
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) rows[std::size_t(r)] += std::string{px[r][c], mark[r][c]};

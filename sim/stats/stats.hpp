@@ -44,6 +44,7 @@ struct RunConfig {
   std::string tileset_hash;
   TileCounts tiles = kBaseCounts;
   bool large_meeple = false;
+  std::string tileset_path;  // a set from a file: the path given (for replay commands; not written)
   std::uint64_t seed = 1, first_game = 0, games = 0;
   // The learned value the policies that use one played with (`config.value_net`): its hash
   // (the net's name, docs/value-format.md) and source, "built-in" or "file". Empty hash: not
