@@ -244,6 +244,8 @@ GameAnalysis analyse_game(const nlohmann::json& log, std::uint64_t index, const 
   const auto& cfg = log.at("config");
   g.colors = cfg.at("colors").get<int>();
   g.meeples = cfg.at("meeples").get<int>();
+  g.tileset = cfg.value("tileset", std::string("base"));
+  g.large_meeple = cfg.value("large_meeple", false);
   g.placement_policy = string_member(cfg, "placement_policy");
   g.scoring_policy = string_member(cfg, "scoring_policy");
   g.rollout_scoring = opt.scoring.empty() ? log_scoring(g.scoring_policy) : opt.scoring;

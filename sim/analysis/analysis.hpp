@@ -91,6 +91,8 @@ struct GameAnalysis {
   std::uint64_t index = 0;  // the document's position in the file, from 0
   nlohmann::json seed, game; // as the log says (null when absent)
   int colors = 0, meeples = 0;
+  std::string tileset = "base";  // the log's config.tileset, and its large_meeple
+  bool large_meeple = false;
   std::string placement_policy, scoring_policy;  // the log's
   std::string rollout_scoring;                   // the scoring order the rollouts used
   bool by_search = false;                        // valued by search's own search (else rollouts to the end)

@@ -125,6 +125,18 @@ nlohmann::ordered_json analysis_json(const std::vector<GameAnalysis>& games, con
     }
     doc["config"][key] = v;
   }
+  // The games' tile set (expansions.md), when any is not the base game: null if mixed.
+  bool expansions = false;
+  for (const auto& g : games) expansions |= g.tileset != "base" || g.large_meeple;
+  if (expansions) {
+    ojson set = games.front().tileset, large = games.front().large_meeple;
+    for (const auto& g : games) {
+      if (g.tileset != games.front().tileset) set = nullptr;
+      if (g.large_meeple != games.front().large_meeple) large = nullptr;
+    }
+    doc["config"]["tileset"] = set;
+    doc["config"]["large_meeple"] = large;
+  }
   ojson list = ojson::array();
   Breakdown all;
   for (const auto& g : games) {

@@ -72,6 +72,8 @@ namespace {
 struct AnalyseOptions {
   std::string out, log, placement, analyser, scoring, rollouts = "32", candidates = "8", heldout = "32", seed, games, game, position,
       first_game = "0", colors = "3", meeples = "4", threads = std::to_string(default_threads()), largest = "5";
+  std::string tileset = "base";
+  bool large_meeple = false;
 };
 
 std::string games_text(std::size_t n) { return std::to_string(n) + (n == 1 ? " game" : " games"); }
@@ -134,8 +136,8 @@ std::vector<Document> select_games(std::vector<Document> docs, const std::string
 // many games were to be analysed.
 std::vector<GameAnalysis> analyse_file(const std::string& file, const po::variables_map& vm,
                                        const AnalyseOptions& o, const AnalysisOptions& opt, std::size_t& selected) {
-  for (const char* name : {"first-game", "colors", "meeples", "log"})
-    if (vm.count(name))
+  for (const char* name : {"first-game", "colors", "meeples", "log", "tileset", "large-meeple"})
+    if (vm.count(name) && !vm[name].defaulted() && !(std::string(name) == "large-meeple" && !o.large_meeple))
       throw UsageError(std::string("--") + name + " is for analysing played games (without a LOG file)");
   const std::vector<Document> docs = select_games(read_logs(file), file, vm, o);
   // Every log replayed before the work starts.
@@ -206,6 +208,8 @@ int cmd_analyse(const Args& args, Embedding* embed) {
       ("first-game", po::value(&o.first_game), "without LOG: the first game's index (as run; default 0)")
       ("colors", po::value(&o.colors), "without LOG: colours in play, 2..6 (default 3)")
       ("meeples", po::value(&o.meeples), "without LOG: meeples per colour, 1..12 (default 4)")
+      ("tileset", po::value(&o.tileset), "without LOG: the tile set (base, base+inns, base+river, base+inns+river or a file; default base). A LOG's games say their own")
+      ("large-meeple", po::bool_switch(&o.large_meeple), "without LOG: each colour also has the large meeple")
       ("log", po::value(&o.log), "without LOG: also write the games played (carcassonne-solo-log/1, JSON Lines) to FILE")
       ("threads", po::value(&o.threads)->default_value(o.threads), "with LOG: threads over the decisions of a game; without: over the games (the analysis does not depend on it)")
       ("out", po::value(&o.out), "write the analysis (JSON) to FILE")
@@ -261,6 +265,7 @@ int cmd_analyse(const Args& args, Embedding* embed) {
         throw UsageError(std::string("--") + name + " is for a log file; without one give --first-game and --games");
     rc.colors = int(parse_count("colors", o.colors, kMinColors, kMaxColors));
     rc.meeples = int(parse_count("meeples", o.meeples, kMinMeeples, kMaxMeeples));
+    select_tileset(o.tileset, o.large_meeple, rc);
     rc.seed = opt.seed;
     rc.first_game = parse_count("first-game", o.first_game, 0, UINT64_MAX / 2);
     rc.games = vm.count("games") ? parse_count("games", o.games, 1, 1000000) : 10;
@@ -296,6 +301,7 @@ int cmd_analyse(const Args& args, Embedding* embed) {
     if (played)
       j["config"]["games_played"] = {{"placement", rc.placement_policy}, {"scoring", rc.scoring_policy},
                                      {"colors", rc.colors},          {"meeples", rc.meeples},
+                                     {"tileset", rc.tileset},        {"large_meeple", rc.large_meeple},
                                      {"seed", rc.seed},              {"first_game", rc.first_game},
                                      {"games", results.size()}};
     nlohmann::ordered_json games = std::move(j["games"]);

@@ -34,9 +34,13 @@ Header header(const PositionsRequest& req, const RunConfig& rc, std::uint64_t ga
   Header config = {{"seed", req.seed},
                            {"first_game", req.first_game},
                            {"games", games},
-                           {"tileset", "base"},
+                           {"tileset", rc.tileset},
                            {"placement_policy", req.placement},
                            {"scoring_policy", req.scoring}};
+  if (!rc.base_game()) {  // the expansions (the features' unseen columns are the base types')
+    config["tileset_hash"] = rc.tileset_hash;
+    config["large_meeple"] = rc.large_meeple;
+  }
   if (req.mix) {
     config["colors"] = nullptr;
     config["meeples"] = nullptr;
@@ -110,6 +114,8 @@ int cmd_positions(const Args& args) {
   req.seed = rc.seed;
   req.first_game = range.first_game();
   req.games = range.game_count(1);
+  if (mix && !rc.base_game())
+    throw UsageError("--mix draws base games' colours and meeples: give it without --tileset and --large-meeple");
   req.config = rc.game_config();
   req.mix = mix;
   req.placement = rc.placement_policy;
