@@ -4,8 +4,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "core/tiles.hpp"
 #include "core/tilesets/builtin.hpp"
@@ -167,4 +170,52 @@ TEST_CASE("carcsolo tiles: built-in sets and a file, and a bad file is one line 
   const auto missing = test::run_carcsolo({"tiles", "no-such.tiles"}, d.path());
   CHECK(missing.status == 2);
   CHECK(missing.err.find("cannot be read") != std::string::npos);
+}
+
+TEST_CASE("--tileset on a command that plays: a file of the engine's types plays, a bad set is one line and exit 2") {
+  test::TempDir d;
+  const std::string head = "carcsolo-tiles/1\nname small\nstart D\n| D | 4 | C R F R | city {N}; road {E,W} |\n";
+  // A file of the engine's types with other counts plays, and its name and hash are recorded.
+  test::write_text(d / "small.tiles", head + "| U | 8 | R F R F | road {N,S} |\n| E | 5 | C F F F | city {N} |\n");
+  const auto ok = test::run_carcsolo({"run", "--tileset", "small.tiles", "--games", "20", "-q", "--out", "s.json",
+                                      "--log", "s.jsonl", "--log-games", "2"}, d.path());
+  REQUIRE(ok.status == 0);
+  const nlohmann::json s = nlohmann::json::parse(test::read_text(d / "s.json"));
+  CHECK(s["config"]["tileset"] == "small");
+  CHECK(s["config"]["tileset_hash"] == sim::load_tileset((d / "small.tiles").string()).hash);
+  CHECK(s["config"]["large_meeple"] == false);
+  CHECK(s["tiles_placed"]["mean"].get<double>() <= 16.0);  // 16 tiles dealt
+  struct Bad { const char* what; std::vector<std::string> args; const char* says; };
+  test::write_text(d / "alien.tiles", head + "| Z | 3 | C F F F | city {N} |\n");
+  test::write_text(d / "changed.tiles", head + "| E | 5 | C F F F | city* {N} |\n");
+  test::write_text(d / "tiny.tiles", head);
+  const std::vector<Bad> bad = {
+      {"an unknown name", {"run", "--tileset", "base+farmers"}, "not a built-in set"},
+      {"a type the engine does not know", {"run", "--tileset", "alien.tiles"}, "type Z is none the engine plays"},
+      {"a type defined otherwise", {"compare", "--placement", "random", "--placement", "greedy", "--tileset", "changed.tiles"},
+       "type E differs from the engine's E"},
+      {"a set too small for the colours", {"sweep", "--tileset", "tiny.tiles", "--colors", "4"}, "too few for 4 colours"},
+      {"the learned value on another set", {"run", "--placement", "value", "--tileset", "base+inns"}, "knows the base game only"},
+      {"search's leaf with the large meeple", {"run", "--placement", "search:leaf=1", "--large-meeple"}, "knows the base game only"},
+  };
+  for (const Bad& b : bad) {
+    CAPTURE(b.what);
+    std::vector<std::string> args = b.args;
+    for (const char* a : {"--games", "2", "-q", "--out", "x.json"}) args.push_back(a);
+    const auto r = test::run_carcsolo(args, d.path());
+    CHECK(r.status == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK(r.err.find(b.says) != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(d / "x.json"));
+  }
+  // merge refuses two sets.
+  REQUIRE(test::run_carcsolo({"run", "--games", "5", "-q", "--out", "a.json"}, d.path()).status == 0);
+  REQUIRE(test::run_carcsolo({"run", "--games", "5", "--tileset", "base+river", "-q", "--out", "b.json"}, d.path()).status == 0);
+  REQUIRE(test::run_carcsolo({"run", "--games", "5", "--large-meeple", "-q", "--out", "c.json"}, d.path()).status == 0);
+  const auto m = test::run_carcsolo({"merge", "a.json", "b.json", "--out", "ab.json"}, d.path());
+  CHECK(m.status == 2);
+  CHECK(m.err.find("config.tileset differs") != std::string::npos);
+  const auto m2 = test::run_carcsolo({"merge", "a.json", "c.json", "--out", "ac.json"}, d.path());
+  CHECK(m2.status == 2);
+  CHECK(m2.err.find("config.large_meeple differs") != std::string::npos);
 }

@@ -404,6 +404,9 @@ RunConfig GameOptions::resolve() const {
   try {
     rc.placement_policy = canonical_placement(placement);
     rc.scoring_policy = canonical_scoring(scoring);
+    // A player that cannot play this set (the learned value knows the base game only) is
+    // bad input, found before any game.
+    if (!rc.base_game()) (void)make_placement_policy(rc.placement_policy, rc.context);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }

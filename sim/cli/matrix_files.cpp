@@ -308,7 +308,10 @@ MatrixFile read_matrix_file(const json& doc) {
 std::string config_difference(const RunConfig& a, const RunConfig& b) {
   if (a.colors != b.colors) return "colors";
   if (a.meeples != b.meeples) return "meeples";
-  if (a.tileset != b.tileset || a.tileset_hash != b.tileset_hash) return "tileset";
+  // A base game's file has no hash (written as before the expansions): names then decide.
+  if (a.tileset != b.tileset ||
+      (!a.tileset_hash.empty() && !b.tileset_hash.empty() && a.tileset_hash != b.tileset_hash))
+    return "tileset";
   if (a.large_meeple != b.large_meeple) return "large_meeple";
   if (a.placement_policy != b.placement_policy) return "placement_policy";
   if (a.scoring_policy != b.scoring_policy) return "scoring_policy";
