@@ -41,7 +41,7 @@ py::dict observation(const State& s, int tile) {
   d["supply"] = per_color(s, &State::supply);
   d["stack_sizes"] = per_color(s, &State::stack_left);
   py::dict unseen;
-  for (int t = 0; t < kTileTypes; ++t) unseen[letter(t)] = s.unseen(t);
+  for (int t = 0; t < s.type_end(); ++t) unseen[letter(t)] = s.unseen(t);
   d["unseen"] = unseen;
   d["unseen_total"] = s.unseen_total();
   py::list board;

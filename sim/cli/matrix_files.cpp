@@ -64,6 +64,14 @@ void add_value_net(const RunConfig& c, json& config) {
     config["value_net"] = {{"hash", c.value_net_hash}, {"source", c.value_net_source}};
 }
 
+// The expansions' set (a base game's file is written as before them).
+void add_tileset(const RunConfig& c, json& config) {
+  if (c.base_game()) return;
+  config["tileset"] = c.tileset;
+  config["tileset_hash"] = c.tileset_hash;
+  config["large_meeple"] = c.large_meeple;
+}
+
 json compare_config(const MatrixStudy& s, std::uint64_t games) {
   json policies = json::array();
   for (const auto& c : s.configs)
@@ -72,6 +80,7 @@ json compare_config(const MatrixStudy& s, std::uint64_t games) {
   json config = {{"colors", c0.colors}, {"meeples", c0.meeples}, {"seed", c0.seed},
                  {"first_game", s.first_game}, {"games", games}, {"policies", policies}};
   add_value_net(c0, config);
+  add_tileset(c0, config);
   add_until_ci(s, config);
   if (s.all_pairs) config["pairs"] = "all";
   return config;
@@ -84,6 +93,7 @@ json sweep_config(const MatrixStudy& s, std::uint64_t games) {
                  {"seed", c0.seed}, {"first_game", s.first_game}, {"games", games}};
   if (s.placements.size() > 1) config["placements"] = s.placements;
   add_value_net(c0, config);
+  add_tileset(c0, config);
   if (!s.ci_rules.empty()) add_until_ci(s, config);
   return config;
 }

@@ -22,7 +22,7 @@ struct Stacks {
   int colors;
 
   int pop(int c) { return tiles[next[c]++]; }
-  int size(int c) const { return c == kRiverStack ? begin[c + 1] - begin[c] : begin[c + 1] - begin[c]; }
+  int size(int c) const { return begin[c + 1] - begin[c]; }  // c < colors, or kRiverStack
   // The river stack's tiles as dealt, top first.
   int river_size() const { return begin[kRiverStack + 1] - begin[kRiverStack]; }
 };

@@ -100,6 +100,8 @@ class Beam {
 
  private:
   int next_tile(const State& s, int c) const {
+    if (s.river_left() > 0)  // the river stack is drawn first (expansions.md)
+      return stacks_.tiles[stacks_.begin[kRiverStack] + stacks_.size(kRiverStack) - s.river_left()];
     return stacks_.tiles[stacks_.begin[c] + stacks_.size(c) - s.stack_left(c)];
   }
 

@@ -155,7 +155,7 @@ json TableGame::state() const {
   const State& s = g.state();
   const char* phase = g.over() ? "over" : g.ordering() ? "order" : g.needs_draw() ? "draw" : "play";
   json unseen = json::object();
-  for (int t = 0; t < kTileTypes; ++t) unseen[letter(t)] = s.unseen(t);
+  for (int t = 0; t < s.type_end(); ++t) unseen[letter(t)] = s.unseen(t);
   json j = {{"mode", setup_.practice ? "practice" : "table"},
             {"colors", s.colors()},
             {"meeples", s.meeples_per_color()},
