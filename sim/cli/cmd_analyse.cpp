@@ -301,9 +301,12 @@ int cmd_analyse(const Args& args, Embedding* embed) {
     if (played)
       j["config"]["games_played"] = {{"placement", rc.placement_policy}, {"scoring", rc.scoring_policy},
                                      {"colors", rc.colors},          {"meeples", rc.meeples},
-                                     {"tileset", rc.tileset},        {"large_meeple", rc.large_meeple},
                                      {"seed", rc.seed},              {"first_game", rc.first_game},
                                      {"games", results.size()}};
+    if (played && !rc.base_game()) {  // the expansions (a base game's analysis as before them)
+      j["config"]["games_played"]["tileset"] = rc.tileset;
+      j["config"]["games_played"]["large_meeple"] = rc.large_meeple;
+    }
     nlohmann::ordered_json games = std::move(j["games"]);
     j.erase("games");
     j["aggregate"] = aggregate_json(results, n_largest);
