@@ -20,6 +20,7 @@
 #include "sim/driver/deal.hpp"
 #include "sim/driver/game.hpp"
 #include "sim/driver/stepper.hpp"
+#include "sim/driver/tilesets.hpp"
 #include "sim/log/verify.hpp"
 #include "sim/render/text.hpp"
 #include "tests/process.hpp"
@@ -57,7 +58,8 @@ carc::sim::AnalysisOptions analysis_options(const AdviceOptions& a) {
 
 std::string move_text(int type, const Move& m) {
   return std::to_string(m.at.x) + "," + std::to_string(m.at.y) + "," + std::to_string(m.at.rot) + " " +
-         (m.seg == Move::kNoMeeple ? std::string("-") : carc::segment_name(type, m.at.rot, m.seg));
+         (m.seg == Move::kNoMeeple ? std::string("-")
+                                   : (m.large ? "large " : "") + carc::segment_name(type, m.at.rot, m.seg));
 }
 
 // A game at the table fed the tiles of the deal of (seed, game) in the order they are
@@ -70,16 +72,16 @@ struct Driven {
   int heuristic_agrees = 0;               // the analysing player's own choice was the advice
 };
 
-Driven drive(std::uint64_t seed, std::uint64_t game, const AdviceOptions& opt) {
-  carc::sim::Stacks deal = carc::sim::deal(3, seed, game);
-  SteppedGame g(SteppedGame::AtTheTable{}, {3, 4}, opt.scoring, opt.seed);
+Driven drive(std::uint64_t seed, std::uint64_t game, const AdviceOptions& opt, const carc::Config& cfg = {3, 4}) {
+  carc::sim::Stacks deal = carc::sim::deal(cfg.colors, seed, game, cfg.tiles);
+  SteppedGame g(SteppedGame::AtTheTable{}, cfg, opt.scoring, opt.seed);
   Advisor advisor(opt);
   auto heuristic = carc::make_placement_policy(opt.analyser);
   carc::Rng rng(seed, game, carc::Stream::placement);
   Driven d;
   while (!g.over()) {
     if (g.needs_draw()) {
-      const int t = deal.pop(g.state().to_move());
+      const int t = deal.pop(g.state().river_left() > 0 ? carc::kRiverStack : g.state().to_move());
       d.input += std::string(carc::tile_name(t)) + "\n";
       g.draw(t);
       continue;
@@ -88,7 +90,7 @@ Driven drive(std::uint64_t seed, std::uint64_t game, const AdviceOptions& opt) {
     d.advice.push_back(advisor.advise(g.state(), type, g.legal()));
     const Move m = d.advice.back()[0].move;
     Move own = heuristic->choose(carc::Observation(g.state(), type), g.legal(), rng);
-    if (!g.state().free_segments(type, own.at) || !g.state().supply(g.state().to_move())) own.seg = Move::kNoMeeple;
+    if (!g.state().free_segments(type, own.at) || !g.state().figures(g.state().to_move())) own.seg = Move::kNoMeeple;
     d.heuristic_agrees += carc::move_key(type, m) == carc::move_key(type, own);
     d.first.push_back(move_text(type, m));
     d.input += "1\n";
@@ -233,6 +235,93 @@ TEST_CASE("game at the table: the same draws and moves make the dealt game's log
   CHECK(discards > 0);  // some draws were discarded at the table too
 }
 
+// Replays a logged game's draws and moves at the table (the large meeple as logged).
+json replayed_at_the_table(const json& log, const carc::Config& cfg, int& discards) {
+  SteppedGame g(SteppedGame::AtTheTable{}, cfg, "best", kSeed);
+  for (const auto& turn : log.at("turns")) {
+    REQUIRE(g.needs_draw());
+    REQUIRE(g.state().to_move() == turn.at("color").get<int>());
+    g.draw(carc::tile_type(turn.at("tile").get<std::string>()));
+    if (turn.at("discarded").get<bool>()) {
+      ++discards;
+      continue;
+    }
+    Move m{g.legal()[0], Move::kNoMeeple};
+    for (const auto& pl : g.legal())
+      if (pl.x == turn.at("x").get<int>() && pl.y == turn.at("y").get<int>() && pl.rot == turn.at("rot").get<int>())
+        m.at = pl;
+    if (!turn.at("meeple").is_null())
+      for (int seg = 0; seg < carc::kTiles[g.tile()].nseg; ++seg)
+        if (carc::segment_name(g.tile(), m.at.rot, seg) == turn.at("meeple").get<std::string>())
+          m.seg = std::uint8_t(seg);
+    m.large = turn.value("large", false);
+    g.play(m);
+    if (g.ordering()) g.order({});
+  }
+  REQUIRE(g.over());
+  return g.log("random");
+}
+
+TEST_CASE("game at the table, every tile set: the same draws and moves make the dealt game's log") {
+  // random places the large meeple at random; the heuristic, as its last figure, plays to the end
+  auto random = carc::make_placement_policy("random");
+  auto heuristic = carc::make_placement_policy("heuristic");
+  auto s = carc::make_scoring_policy("best");
+  int discards = 0, large = 0, river_turns = 0, exhausted = 0;
+  for (const char* set : {"base+inns", "base+river", "base+inns+river"}) {
+    carc::Config cfg{3, 4};
+    cfg.tiles = carc::sim::load_tileset(set).counts();
+    cfg.large_meeple = std::string(set) != "base+river";
+    cfg.tileset = set;
+    for (std::uint64_t game = 0; game < 12; ++game) {
+      CAPTURE(set);
+      CAPTURE(game);
+      const json log = carc::sim::play_logged_game({cfg, kSeed, game}, game % 2 ? *heuristic : *random, *s,
+                                                   "random", "best");
+      const json t = replayed_at_the_table(log, cfg, discards);
+      CHECK(!carc::sim::verify_game_log(t));
+      for (const char* key : {"turns", "final_scoring", "end", "scores", "result", "goals", "config"})
+        CHECK(t.at(key) == log.at(key));
+      if (log.at("end").at("reason") == "tiles_exhausted") {
+        ++exhausted;
+        CHECK(t.at("stacks") == log.at("stacks"));
+      }
+      if (log.contains("river_stack")) CHECK(t.at("river_stack") == log.at("river_stack"));
+      for (const auto& turn : log.at("turns")) {
+        large += turn.value("large", false);
+        river_turns += carc::is_river(carc::tile_type(turn.at("tile").get<std::string>()));
+      }
+    }
+  }
+  CHECK(large > 0);        // large meeples were placed at the table
+  CHECK(river_turns > 0);  // and river tiles drawn from the river stack
+  CHECK(exhausted > 0);
+  MESSAGE(discards, " discards, ", large, " large meeples, ", river_turns, " river turns, ", exhausted,
+          " games to tiles_exhausted");
+}
+
+TEST_CASE("game at the table, expansions: the river is drawn first, the lake last, only tiles of the set") {
+  carc::Config cfg{3, 4};
+  cfg.tiles = carc::sim::load_tileset("base+river").counts();
+  cfg.tileset = "base+river";
+  SteppedGame g(SteppedGame::AtTheTable{}, cfg, "best");
+  REQUIRE(g.needs_draw());
+  CHECK_THROWS_WITH_AS(g.draw(carc::tile_type("V")),
+                       "the river is laid first: the tile drawn now is a river tile (R1..R9), not V",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(g.draw(carc::tile_type("R9")),
+                       "the lake (R9) is the river stack's last tile: 10 other river tiles come first",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(g.draw(carc::tile_type("I1")), "tile I1 is not in this game's set (base+river)",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(g.draw(carc::tile_type("R0")), "tile R0 is not in this game's set (base+river)",
+                       std::invalid_argument);
+  g.draw(carc::tile_type("R1"));
+  CHECK(g.state().river_left() == 10);
+  CHECK_THROWS_WITH_AS(g.play(Move{g.legal()[0], Move::kNoMeeple, true}),
+                       "this game has no large meeple (--large-meeple)", std::invalid_argument);
+}
+
 TEST_CASE("game at the table: a draw is checked against the tiles not yet seen, and only when due") {
   SteppedGame g(SteppedGame::AtTheTable{}, {3, 4}, "best");
   REQUIRE(g.needs_draw());
@@ -288,6 +377,55 @@ TEST_CASE("carcsolo advise: the library's advice line by line, a whole deal, and
   log.erase("advisor");
   CHECK(log == d.log);
   CHECK(run_carcsolo({"verify", "game.jsonl"}, dir.path()).status == 0);
+}
+
+TEST_CASE("carcsolo advise --tileset base+inns+river --large-meeple: the library's advice, the river first, the log") {
+  using carc::test::run_carcsolo;
+  carc::test::TempDir dir;
+  const carc::sim::LoadedTileSet set = carc::sim::load_tileset("base+inns+river");
+  carc::Config cfg{3, 4, set.counts(), true, set.name, set.hash};
+  const AdviceOptions opt = small(1, 2, 1);
+  const Driven d = drive(20, 0, opt, cfg);
+  REQUIRE(!carc::sim::verify_game_log(d.log));
+  carc::test::write_text(dir / "in.txt", d.input);
+  const auto r = run_carcsolo(
+      {"-c", std::string(CARCSOLO_BINARY) +
+                 " advise --tileset base+inns+river --large-meeple --analyser heuristic --rollouts 1 --candidates 2"
+                 " --seed 1 -k 3 --log game.jsonl < in.txt"},
+      dir.path(), "/bin/sh");
+  CHECK(r.err.empty());
+  REQUIRE(r.status == 0);
+  std::vector<std::string> first;
+  std::istringstream lines(r.out);
+  std::string line;
+  int river_prompts = 0;
+  while (std::getline(lines, line)) {
+    if (line.rfind("move 1 ", 0) == 0) first.push_back(line.substr(7, line.rfind(' ', line.rfind(' ') - 1) - 7));
+    river_prompts += line.rfind("draw ", 0) == 0 && line.find(" river ") != std::string::npos;
+  }
+  CHECK(first == d.first);
+  CHECK(river_prompts == 11);  // the river stack's tiles, each told when its prompt says so
+  CHECK(std::count_if(first.begin(), first.end(), [](const std::string& m) { return m.find(" large ") != std::string::npos; }) > 0);
+  CHECK(r.out.rfind("advise colors 3 meeples 4 tileset base+inns+river large-meeple analyser heuristic", 0) == 0);
+  json log = json::parse(carc::test::read_text(dir / "game.jsonl"));
+  log.erase("advisor");
+  CHECK(log == d.log);
+  CHECK(log.at("config").at("tileset_hash") == set.hash);
+  CHECK(run_carcsolo({"verify", "game.jsonl"}, dir.path()).status == 0);
+  // tiles of another set, a land tile while the river flows: one line, exit 2
+  for (const auto& [input, says] : std::vector<std::pair<std::string, std::string>>{
+           {"V\n", "the river is laid first"}, {"I1\n", "tile I1 is not in this game's set"},
+           {"Q7\n", "'Q7' is no tile of this game"}, {"R9\n", "the lake (R9) is the river stack's last tile"}}) {
+    carc::test::write_text(dir / "bad.txt", input);
+    const auto b = run_carcsolo({"-c", std::string(CARCSOLO_BINARY) +
+                                           " advise --tileset base+river --analyser heuristic --rollouts 1 -q < bad.txt"},
+                                dir.path(), "/bin/sh");
+    CHECK(b.status == 2);
+    CHECK(b.err.find(says) != std::string::npos);
+  }
+  const auto v = run_carcsolo({"advise", "--tileset", "base+inns", "--analyser", "value", "-q"}, dir.path());
+  CHECK(v.status == 2);
+  CHECK(v.err.find("--analyser") != std::string::npos);
 }
 
 TEST_CASE("carcsolo advise: a move by its rank or by x,y,rot and meeple, and bad input is one line and exit 2") {

@@ -46,9 +46,19 @@ std::string trimmed(const std::string& line) {
   return line.substr(a, b - a);
 }
 
+// "x,y,rot meeple": the meeple's segment name, "-" for none, "large " before it for the
+// large meeple (expansions.md).
 std::string move_text(int type, const Move& m) {
   std::string t = std::to_string(m.at.x) + "," + std::to_string(m.at.y) + "," + std::to_string(m.at.rot) + " ";
-  return t + (m.seg == Move::kNoMeeple ? std::string("-") : segment_name(type, m.at.rot, m.seg));
+  if (m.seg == Move::kNoMeeple) return t + "-";
+  return t + (m.large ? "large " : "") + segment_name(type, m.at.rot, m.seg);
+}
+
+// The tile names a colour can say it drew now: the set's, the river's while it flows.
+std::string names_hint(const State& s) {
+  if (s.river_left() > 0) return "a river tile, R1..R9";
+  if (!s.beyond_base()) return "one of A..X (rules.md)";
+  return s.type_end() > kFirstInn ? "one of A..X or I1..I17 (expansions.md)" : "one of A..X (rules.md)";
 }
 
 std::string numbers(const State& s, int (State::*f)(int) const) {
@@ -172,7 +182,8 @@ class Session {
   std::string draw_prompt() const {
     const State& s = g_->state();
     return "draw " + std::to_string(s.to_move()) + " (" + color_name(s.to_move()) + ") turn " +
-           std::to_string(s.turn()) + " stack " + std::to_string(s.stack_left(s.to_move())) + " unseen " +
+           std::to_string(s.turn()) + " stack " + std::to_string(s.stack_left(s.to_move())) +
+           (s.river_left() > 0 ? " river " + std::to_string(s.river_left()) : std::string()) + " unseen " +
            std::to_string(s.unseen_total());
   }
 
@@ -216,11 +227,12 @@ class Session {
   }
 
   void take_tile(const std::string& line) {
-    const int type = line.size() == 1 ? tile_type(char(std::toupper(static_cast<unsigned char>(line[0]))))
-                                      : kNoType;
-    if (type == kNoType)
-      throw std::invalid_argument("'" + line + "' is no tile letter: the tile colour " +
-                                  std::to_string(g_->state().to_move()) + " drew, one of A..X (rules.md)");
+    std::string name = line;
+    if (!name.empty()) name[0] = char(std::toupper(static_cast<unsigned char>(name[0])));
+    const int type = name.size() <= 3 ? tile_type(name) : kNoType;
+    if (type == kNoType || type >= g_->state().type_end())
+      throw std::invalid_argument("'" + line + (g_->state().beyond_base() ? "' is no tile of this game" : "' is no tile letter") + ": the tile colour " +
+                                  std::to_string(g_->state().to_move()) + " drew, " + names_hint(g_->state()));
     const int discards = g_->state().discards();
     g_->draw(type);
     actions_.push_back(Action{type, Move::none(), false});
@@ -278,6 +290,12 @@ class Session {
     }
     std::string meeple = at < t.size() ? t.substr(at) : "";
     while (!meeple.empty() && meeple[0] == ',') meeple.erase(0, 1);
+    bool large = false;  // "large SEGMENT": the large meeple
+    if (meeple.rfind("large,", 0) == 0) {
+      large = true;
+      meeple.erase(0, 6);
+      while (!meeple.empty() && meeple[0] == ',') meeple.erase(0, 1);
+    }
     int x = 0, y = 0, rot = 0;
     if (!coordinate(parts[0], x) || !coordinate(parts[1], y) || !whole_number(parts[2]) ||
         (rot = std::stoi(parts[2])) > 3)
@@ -289,10 +307,13 @@ class Session {
                                   std::string(tile_name(type)));
     Move m{Placement{std::uint16_t(cell_of(x, y)), std::int8_t(x), std::int8_t(y), std::uint8_t(rot)},
            Move::kNoMeeple};
+    m.large = large;
+    if (large && (meeple.empty() || meeple == "-"))
+      throw std::invalid_argument("'" + line + "': the large meeple goes on a segment, such as large road:E,W");
     if (meeple.empty() || meeple == "-") {
       // Rejected by play() when a meeple is forced: name the free segments then.
       for (const Placement& p : g_->legal())
-        if (p.x == x && p.y == y && p.rot == rot && g_->state().supply(g_->state().to_move()) > 0) {
+        if (p.x == x && p.y == y && p.rot == rot && g_->state().figures(g_->state().to_move()) > 0) {
           const std::uint8_t free = g_->state().free_segments(type, p);
           if (!free) break;
           std::string names;
@@ -332,7 +353,8 @@ class Session {
 
 int cmd_advise(const Args& args) {
   std::string colors = "3", meeples = "4", analyser = "search", scoring = "best", rollouts = "32",
-              candidates = "8", seed = "1", k = "5", log, value_net;
+              candidates = "8", seed = "1", k = "5", log, value_net, tileset = "base";
+  bool large_meeple = false;
   po::options_description d(
       "carcsolo advise: advice at the table. Say which tile the colour to move drew (its letter,\n"
       "A..X); the advisor lists the best moves of it, each valued as `carcsolo analyse` values\n"
@@ -349,6 +371,8 @@ int cmd_advise(const Args& args) {
   d.add_options()("help,h", "show this help")
       ("colors", po::value(&colors)->default_value(colors), "colours in play, 2..6 (the rules: 3)")
       ("meeples", po::value(&meeples)->default_value(meeples), "meeples per colour, 1..12 (the rules: 4)")
+      ("tileset", po::value(&tileset)->default_value(tileset), "tile set: base, base+inns, base+river, base+inns+river (expansions.md) or a tile-set file (docs/tileset-format.md); the tiles are then named as there (I1..I17, R0..R9)")
+      ("large-meeple", po::bool_switch(&large_meeple), "each colour also has the Inns & Cathedrals large meeple; a move places it as x,y,rot,large SEGMENT")
       ("analyser", po::value(&analyser)->default_value(analyser), "the analysing player (a placement spec, see `carcsolo policies`): a `search` spec values the moves by its own search; any other player continues every rollout to the game's end")
       ("scoring", po::value(&scoring)->default_value(scoring), "scoring order of the features a move completes (applied for you) and of the rollouts (a scoring spec)")
       ("rollouts", po::value(&rollouts), "with a rollout analyser: continuations per move, 1..100000 (default 32)")
@@ -364,10 +388,12 @@ int cmd_advise(const Args& args) {
     std::cout << d << "\nExample: printf 'V\\n1\\n' | carcsolo advise  (colour 0 drew a V; play the advice)\n";
     return 0;
   }
-  const Config cfg{int(parse_count("colors", colors, kMinColors, kMaxColors)),
-                   int(parse_count("meeples", meeples, kMinMeeples, kMaxMeeples))};
   RunConfig rc;
+  rc.colors = int(parse_count("colors", colors, kMinColors, kMaxColors));
+  rc.meeples = int(parse_count("meeples", meeples, kMinMeeples, kMaxMeeples));
   select_value_net(value_net, rc);
+  select_tileset(tileset, large_meeple, rc);
+  const Config cfg = rc.game_config();
   AdviceOptions opt;
   opt.context = rc.context;
   try {
@@ -386,10 +412,20 @@ int cmd_advise(const Args& args) {
 
   AtomicFile output;
   if (!log.empty()) output = open_output("log", log);
+  if (!rc.base_game()) {  // a player that cannot play the set (the learned value off the base game) is bad input
+    try {
+      make_placement_policy(opt.analyser, opt.context);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--analyser: ") + e.what());
+    }
+  }
   Advisor advisor(opt);
   install_advise_handlers();
   if (!vm.count("quiet"))
-    std::cout << "advise colors " << cfg.colors << " meeples " << cfg.meeples << " analyser "
+    std::cout << "advise colors " << cfg.colors << " meeples " << cfg.meeples
+              << (rc.base_game() ? std::string()
+                                 : " tileset " + rc.tileset + (rc.large_meeple ? " large-meeple" : ""))
+              << " analyser "
               << short_placement_spec(opt.analyser) << " rollouts " << (by_search ? 0 : opt.rollouts)
               << " candidates " << (by_search ? 0 : opt.candidates) << " seed " << opt.seed << std::endl;
   Session session(cfg, opt, advisor, listed, retry, std::cin, std::cout);

@@ -58,18 +58,33 @@ void SteppedGame::draw(int type) {
     throw std::invalid_argument("colour " + std::to_string(s_.to_move()) + " has tile " +
                                 std::string(tile_name(tile_)) + " in hand: play it first");
   if (type < 0 || type >= kTileTypes) throw std::invalid_argument("no such tile type");
+  const int in_set = type == spec_.cfg.tiles.start ? spec_.cfg.tiles.count[type] - 1 : spec_.cfg.tiles.count[type];
+  if (in_set == 0)
+    throw std::invalid_argument("tile " + std::string(tile_name(type)) + " is not in this game's set (" +
+                                std::string(spec_.cfg.tileset) + ")");
   if (s_.unseen(type) == 0)
     throw std::invalid_argument("no tile " + std::string(tile_name(type)) + " is left to draw (all " +
-                                std::to_string(kTiles[type].count) + " are seen)");
+                                std::to_string(in_set) + " are seen)");
+  const bool river = s_.river_left() > 0;
+  if (river && !is_river(type))
+    throw std::invalid_argument("the river is laid first: the tile drawn now is a river tile (R1..R9), not " +
+                                std::string(tile_name(type)));
+  if (!river && is_river(type))
+    throw std::invalid_argument("the river stack is empty: " + std::string(tile_name(type)) + " cannot be drawn");
+  if (river && type == kLakeType && s_.river_left() > 1)
+    throw std::invalid_argument("the lake (R9) is the river stack's last tile: " +
+                                std::to_string(s_.river_left() - 1) + " other river tiles come first");
   const int c = s_.to_move();
-  drawn_[std::size_t(c)] += tile_name(type);
+  std::string& drawn = river ? river_drawn_ : drawn_[std::size_t(c)];
+  if (s_.beyond_base()) drawn += ' ';
+  drawn += tile_name(type);
   n_legal_ = take_draw(s_, env_, type, legal_.data());
   if (n_legal_ > 0) {
     tile_ = type;
     waiting_draw_ = false;
     return;
   }
-  if (s_.stack_left(c) > 0) return;  // discarded: the same colour draws again
+  if (s_.stack_left(c) > 0) return;  // discarded: the same colour draws again (the river's tile while it flows)
   score_and_end_turn(s_, env_, nullptr, 0);  // the stack ran out in discards
   advance();
 }
@@ -114,7 +129,12 @@ void SteppedGame::play(const Move& m) {
                                 std::string(tile_name(tile_)));
   Move move{*it, m.seg};
   const std::uint8_t free = s_.free_segments(tile_, *it);
-  const bool meeple = free != 0 && s_.supply(s_.to_move()) > 0;
+  const int c = s_.to_move();
+  const bool meeple = free != 0 && s_.figures(c) > 0;
+  if (m.large && s_.large_supply(c) == 0)
+    throw std::invalid_argument(s_.large_meeple() ? "the large meeple of colour " + std::to_string(c) + " is on the board"
+                                                  : std::string("this game has no large meeple (--large-meeple)"));
+  move.large = meeple && (m.large || s_.supply(c) == 0);  // the lone large meeple is forced (expansions.md)
   if (meeple && (m.seg >= kMaxSegs || !(free >> m.seg & 1)))
     throw std::invalid_argument("a meeple must go on one of the free segments of this placement");
   if (!meeple && m.seg != Move::kNoMeeple && free == 0)
@@ -175,17 +195,24 @@ nlohmann::json SteppedGame::document(const std::string& placement_name) const {
   LogHooks hooks = env_;
   if (!table_) return game_log_document(spec_, dealt_, s_, std::move(hooks), placement_name, scoring_name_);
   // The stacks as drawn; the tiles never drawn (an early end) after them, in catalogue order.
+  // Names are space-separated beyond the base set (names of two and three characters; stacks_from_letters).
+  const std::string sep = s_.beyond_base() ? " " : "";
   std::vector<std::string> stacks(drawn_.begin(), drawn_.begin() + s_.colors());
-  std::string rest;
-  for (int t = 0; t < kBaseTypes; ++t)  // a game at the table plays the base set
-    for (int k = 0; k < s_.unseen(t); ++k) rest += tile_name(t);
+  std::vector<int> rest;
+  for (int t = 0; t < s_.type_end(); ++t)
+    if (!is_river(t))
+      for (int k = 0; k < s_.unseen(t); ++k) rest.push_back(t);
   std::size_t at = 0;
-  for (int c = 0; c < s_.colors(); ++c) {
-    stacks[std::size_t(c)] += rest.substr(at, std::size_t(s_.stack_left(c)));
-    at += std::size_t(s_.stack_left(c));
-  }
-  nlohmann::json doc =
-      game_log_document(spec_, stacks_from_letters(stacks), s_, std::move(hooks), placement_name, scoring_name_);
+  for (int c = 0; c < s_.colors(); ++c)
+    for (int k = 0; k < s_.stack_left(c); ++k) stacks[std::size_t(c)] += sep + std::string(tile_name(rest[at++]));
+  std::string river = river_drawn_;  // the river's unseen tiles after its draws, the lake last
+  for (int t = kFirstRiver; t < s_.type_end(); ++t)
+    if (t != kLakeType)
+      for (int k = 0; k < s_.unseen(t); ++k) river += sep + std::string(tile_name(t));
+  if (s_.type_end() > kLakeType && s_.unseen(kLakeType) > 0) river += sep + std::string(tile_name(kLakeType));
+  for (std::string& st : stacks) st += sep;  // a lone name of several characters stays one name
+  nlohmann::json doc = game_log_document(spec_, stacks_from_letters(stacks, spec_.cfg.tiles, river + sep), s_,
+                                         std::move(hooks), placement_name, scoring_name_);
   doc.erase("seed");  // no deal, so no deal's seed or game number
   doc.erase("game");
   doc["deal"] = "table";

@@ -105,6 +105,7 @@ class SteppedGame {
   bool ordering_ = false, over_ = false;
   bool table_ = false, waiting_draw_ = false;
   std::array<std::string, kMaxColors> drawn_;  // at the table: each colour's draws, in order
+  std::string river_drawn_;                    // at the table: the river stack's draws
 };
 
 }  // namespace carc::sim
