@@ -24,7 +24,8 @@ namespace carc::sim {
 
 int cmd_serve(const Args& args) {
   std::string host = "127.0.0.1", port = "8080", analyser = "search", scoring = "best", rollouts = "32",
-              candidates = "8", seed = "1";
+              candidates = "8", seed = "1", tileset = "base";
+  bool large_meeple = false;
   po::options_description d(
       "carcsolo serve: the table page. A small HTTP server whose page plays the solo variant with\n"
       "real tiles (click the tile drawn, see the advice as ghost tiles on the board, click where the\n"
@@ -40,6 +41,8 @@ int cmd_serve(const Args& args) {
       ("rollouts", po::value(&rollouts), "with a rollout analyser: continuations per move, 1..100000 (default 32)")
       ("candidates", po::value(&candidates), "with a rollout analyser: moves valued, the heuristic's K best; 0: every legal move (default 8)")
       ("seed", po::value(&seed)->default_value(seed), "seed of the advisor's re-deals")
+      ("tileset", po::value(&tileset)->default_value(tileset), "the tile set of every game: base, base+inns, base+river, base+inns+river (expansions.md) or a tile-set file (docs/tileset-format.md)")
+      ("large-meeple", po::bool_switch(&large_meeple), "every game's colours also have the Inns & Cathedrals large meeple")
       ("quiet,q", "no line on stderr per refused request");
   const auto vm = parse(d, args);
   if (vm.count("help")) {
@@ -60,6 +63,18 @@ int cmd_serve(const Args& args) {
   opt.advice.candidates = int(parse_count("candidates", candidates, 0, kMaxMoves));
   opt.advice.seed = parse_count("seed", seed, 0, UINT64_MAX);
   opt.quiet = vm.count("quiet") > 0;
+  RunConfig rc;  // the set, checked against the fewest colours a game may have
+  rc.colors = kMinColors;
+  select_tileset(tileset, large_meeple, rc);
+  opt.advice.context = rc.context;
+  opt.game = rc.game_config();
+  if (!rc.base_game()) {  // a player that cannot play the set (the learned value off the base game) is bad input
+    try {
+      make_placement_policy(opt.advice.analyser, opt.advice.context);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--analyser: ") + e.what());
+    }
+  }
   if (host.empty() || host.size() > 255) throw UsageError("--host must name an address");
 
   // Blocked before any thread starts, so that every thread inherits the mask.

@@ -123,8 +123,9 @@ function el(tag, attrs, html) {
   return e;
 }
 function tileAt(x, y, art, cls) { return el("g", {class: cls, transform: "translate(" + 100 * x + " " + 100 * y + ")"}, art); }
-function meepleAt(c, x, y, spot) {
-  return el("g", {transform: "translate(" + (100 * x + spot.x) + " " + (100 * y + spot.y) + ")"}, D.meeple[c]);
+function meepleAt(c, x, y, spot, large) {
+  return el("g", {transform: "translate(" + (100 * x + spot.x) + " " + (100 * y + spot.y) + ")"},
+            (large ? D.large : D.meeple)[c]);
 }
 
 function renderBoard() {
@@ -140,7 +141,7 @@ function renderBoard() {
     const g = tileAt(t.x, t.y, D.art[t.tile + t.rot], "tile");
     g.dataset.x = t.x; g.dataset.y = t.y; g.dataset.tile = t.tile; g.dataset.rot = t.rot;
     tiles.appendChild(g);
-    if (t.meeple) meeples.appendChild(meepleAt(t.meeple.color, t.x, t.y, t.meeple.spot));
+    if (t.meeple) meeples.appendChild(meepleAt(t.meeple.color, t.x, t.y, t.meeple.spot, t.meeple.large));
   }
   board.append(tiles, meeples);
   const targets = el("g", {id: "targets"});
@@ -163,10 +164,10 @@ function renderGhosts() {
     const t = tileAt(m.x, m.y, D.art[advice.tile + m.rot] +
         '<rect class="ghost-frame" x="3" y="3" width="94" height="94"/><text x="50" y="52">' + (m.rank + 1) +
         '</text><text class="value" x="50" y="86">' + m.mean.toFixed(1) + "</text>", "ghost");
-    if (m.meeple) t.appendChild(meepleAt(st.to_move, 0, 0, m.spot));
+    if (m.meeple) t.appendChild(meepleAt(st.to_move, 0, 0, m.spot, m.large));
     for (const k of ["x", "y", "rot", "rank", "mean"]) t.dataset[k] = m[k];
     t.dataset.meeple = m.meeple || "";
-    t.addEventListener("click", () => choose(m.x, m.y, m.rot, m.meeple));
+    t.addEventListener("click", () => choose(m.x, m.y, m.rot, m.meeple, m.large));
     g.appendChild(t);
   });
 }
@@ -177,13 +178,15 @@ function cellOf(x, y) { return (st.legal || []).find((c) => c.x === x && c.y ===
 // the rules ask for (none when free, the first free segment when one must be placed).
 function chooseCell(x, y) {
   const best = advice && advice.moves.find((m) => m.x === x && m.y === y);
-  if (best) return choose(x, y, best.rot, best.meeple);
+  if (best) return choose(x, y, best.rot, best.meeple, best.large);
   const r = cellOf(x, y).rots[0];
   choose(x, y, r.rot, r.forced ? r.meeples[0].name : null);
 }
 
-function choose(x, y, rot, meeple) {
-  sel = {x, y, rot, meeple};
+// `large`: the large meeple (expansions.md); it goes whenever it is the colour's last figure.
+function choose(x, y, rot, meeple, large) {
+  const r = cellOf(x, y).rots.find((q) => q.rot === rot);
+  sel = {x, y, rot, meeple, large: !!meeple && (!!large || !!(r && r.only_large))};
   renderMove();
 }
 
@@ -204,17 +207,21 @@ function renderMove() {
   const r = rotOf();
   const spot = sel.meeple && r.meeples.find((m) => m.name === sel.meeple).spot;
   const g = tileAt(sel.x, sel.y, D.art[st.tile + sel.rot] + '<rect class="frame" x="2.5" y="2.5" width="95" height="95"/>', "");
-  if (spot) g.appendChild(meepleAt(st.to_move, 0, 0, spot));
+  if (spot) g.appendChild(meepleAt(st.to_move, 0, 0, spot, sel.large));
   pending.appendChild(g);
   $("move-text").textContent = "(" + sel.x + ", " + sel.y + ") turned " + 90 * sel.rot + "°, " +
-      (sel.meeple ? "meeple on " + sel.meeple : "no meeple");
-  const opts = (r.forced ? [] : [null]).concat(r.meeples.map((m) => m.name));
-  for (const name of opts) {
+      (sel.meeple ? (sel.large ? "large meeple on " : "meeple on ") + sel.meeple : "no meeple");
+  // [segment, large]: the meeples first (unless only the large one is left), then the large meeple
+  const names = r.meeples.map((m) => m.name);
+  const opts = (r.forced ? [] : [[null, false]]).concat(r.only_large ? [] : names.map((n) => [n, false]),
+                                                        r.large ? names.map((n) => [n, true]) : []);
+  for (const [name, large] of opts) {
     const b = document.createElement("button");
-    b.type = "button"; b.className = "meeple-opt" + (name === sel.meeple ? " on" : "");
+    b.type = "button"; b.className = "meeple-opt" + (name === sel.meeple && large === sel.large ? " on" : "");
     b.dataset.meeple = name || "";
-    b.textContent = name ? "meeple: " + name : "no meeple";
-    b.addEventListener("click", () => choose(sel.x, sel.y, sel.rot, name));
+    if (large) b.dataset.large = "1";
+    b.textContent = name ? (large ? "large meeple: " : "meeple: ") + name : "no meeple";
+    b.addEventListener("click", () => choose(sel.x, sel.y, sel.rot, name, large));
     $("meeple-opts").appendChild(b);
   }
 }
@@ -230,7 +237,8 @@ function renderScores() {
   for (let c = 0; c < st.colors; ++c)
     h += '<tr class="' + (c === st.to_move && st.phase !== "over" ? "to-move" : "") + '"><td>' + who(c) +
          '</td><td class="num" id="score-' + c + '">' + st.scores[c] + '</td><td class="num" id="supply-' + c + '">' +
-         st.supply[c] + '</td><td class="num">' + st.stack_left[c] + "</td></tr>";
+         st.supply[c] + (st.large_supply && st.large_supply[c] ? " + large" : "") + '</td><td class="num">' +
+         st.stack_left[c] + "</td></tr>";
   $("scoreboard").innerHTML = h;
 }
 
@@ -252,7 +260,7 @@ function renderAdvice() {
   let h = '<table><tr><th>#</th><th>move</th><th class="num">expected result</th></tr>';
   for (const m of advice.moves.slice(0, 5))
     h += "<tr><td>" + (m.rank + 1) + "</td><td>(" + m.x + ", " + m.y + ") " + 90 * m.rot + "° " +
-         (m.meeple ? "meeple " + m.meeple : "no meeple") + '</td><td class="num">' + m.mean.toFixed(2) + " ± " +
+         (m.meeple ? (m.large ? "large meeple " : "meeple ") + m.meeple : "no meeple") + '</td><td class="num">' + m.mean.toFixed(2) + " ± " +
          (1.96 * m.stderr).toFixed(2) + "</td></tr>";
   $("advice").innerHTML = h + "</table>";
 }
@@ -285,10 +293,12 @@ function show(state) {
   document.body.dataset.advice = "none";
   $("meta").textContent = st.mode === "practice" ? "practice · seed " + st.seed + " · game " + st.game + " · " +
       st.colors + " colours, " + st.meeples + " meeples" : "at the table · " + st.colors + " colours, " + st.meeples + " meeples";
+  if (st.tileset) $("meta").textContent += " · " + st.tileset + (st.large_meeple ? " · large meeple" : "");
   $("btn-undo").disabled = st.actions === 0;
   if (before && st.discards > before.discards && st.phase !== "over")
     message("that tile fits nowhere: discarded");
-  const say = {draw: who(st.to_move) + " draws: click the tile drawn (" + st.unseen_total + " not seen yet)",
+  const say = {draw: who(st.to_move) + " draws" + (st.river_left ? " from the river stack (" + st.river_left + " left, the lake last)" : "") +
+                     ": click the tile drawn (" + st.unseen_total + " not seen yet)",
                play: who(st.to_move) + " plays tile <b>" + st.tile + "</b>",
                order: "several features completed: choose the order they score in",
                over: "game over"}[st.phase];
@@ -344,7 +354,8 @@ $("btn-new").addEventListener("click", async () => {
 });
 $("btn-undo").addEventListener("click", () => act("/api/undo", {}));
 $("btn-rot").addEventListener("click", rotate);
-$("btn-place").addEventListener("click", () => act("/api/play", {x: sel.x, y: sel.y, rot: sel.rot, meeple: sel.meeple}));
+$("btn-place").addEventListener("click", () => act("/api/play", {x: sel.x, y: sel.y, rot: sel.rot, meeple: sel.meeple,
+                                                                 large: sel.large}));
 $("btn-order").addEventListener("click", () => act("/api/order", {order}));
 document.body.dataset.busy = "0";
 document.body.dataset.ready = "1";
@@ -358,14 +369,15 @@ std::string script_json(const json& j) {
 
 // The pictures: every tile in every rotation, a meeple of each colour at (0,0), the style.
 json page_data() {
-  json art = json::object(), meeple = json::array(), colors = json::array();
+  json art = json::object(), meeple = json::array(), large = json::array(), colors = json::array();
   for (int t = 0; t < kTileTypes; ++t)
     for (int rot = 0; rot < 4; ++rot) art[std::string(tile_name(t)) + std::to_string(rot)] = tile_art(t, rot);
   for (int c = 0; c < 6; ++c) {
     meeple.push_back(meeple_svg(c, {0, 0}, ""));
+    large.push_back(meeple_svg(c, {0, 0}, "", "meeple", true));
     colors.push_back({{"name", kColorStyles[c].name}, {"fill", kColorStyles[c].fill}});
   }
-  return {{"art", art}, {"meeple", meeple}, {"colors", colors}, {"style", tile_style()}};
+  return {{"art", art}, {"meeple", meeple}, {"large", large}, {"colors", colors}, {"style", tile_style()}};
 }
 
 }  // namespace

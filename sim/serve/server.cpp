@@ -68,6 +68,13 @@ std::string text(const json& j, const char* key, bool optional = false) {
   return j[key].get<std::string>();
 }
 
+// An optional true/false (absent or null: false).
+bool flag(const json& j, const char* key) {
+  if (!j.contains(key) || j[key].is_null()) return false;
+  if (!j[key].is_boolean()) throw HttpError(400, std::string("\"") + key + "\" must be true or false");
+  return j[key].get<bool>();
+}
+
 std::string new_id() {
   static std::mutex m;
   static std::random_device rd;
@@ -196,8 +203,12 @@ struct Server::Impl {
     http.Post("/api/new", guarded([this](const httplib::Request& req, httplib::Response& res) {
       const json body = body_object(req);
       TableSetup setup;
+      setup.cfg = opt.game;
       setup.cfg.colors = int(whole(body, "colors", kMinColors, kMaxColors, 3));
       setup.cfg.meeples = int(whole(body, "meeples", kMinMeeples, kMaxMeeples, 4));
+      if (setup.cfg.tiles.land() < setup.cfg.colors)
+        throw HttpError(400, "the tile set has " + std::to_string(setup.cfg.tiles.land()) + " land tiles, too few for " +
+                                 std::to_string(setup.cfg.colors) + " colours");
       const std::string mode = body.contains("mode") ? text(body, "mode") : "table";
       if (mode != "table" && mode != "practice") throw HttpError(400, "\"mode\" must be \"table\" or \"practice\"");
       setup.practice = mode == "practice";
@@ -210,14 +221,14 @@ struct Server::Impl {
     }));
     post("/api/draw", [](TableGame& g, const json& b) {
       const std::string t = text(b, "tile");
-      const int type = t.size() == 1 ? tile_type(t[0]) : kNoType;
-      if (type == kNoType) throw HttpError(400, "\"tile\" must be a tile letter, A..X");
+      const int type = t.size() <= 3 ? tile_type(t) : kNoType;
+      if (type == kNoType) throw HttpError(400, "\"tile\" must be a tile's name: A..X, I1..I17 or R0..R9");
       g.draw(type);
       return json::object();
     });
     post("/api/play", [](TableGame& g, const json& b) {
       g.play(int(whole(b, "x", -kMaxTiles, kMaxTiles)), int(whole(b, "y", -kMaxTiles, kMaxTiles)),
-             int(whole(b, "rot", 0, 3)), text(b, "meeple", true));
+             int(whole(b, "rot", 0, 3)), text(b, "meeple", true), flag(b, "large"));
       return json::object();
     });
     post("/api/order", [](TableGame& g, const json& b) {

@@ -19,6 +19,7 @@ struct ServeOptions {
   std::string host = "127.0.0.1";
   int port = 0;                  // 0: any free port
   AdviceOptions advice;
+  Config game;                   // the tile set and the large meeple of every game (colours and meeples per game)
   bool quiet = false;            // no line per refused request
   std::size_t max_games = 64;
   double idle_seconds = 4 * 3600.0;

@@ -36,10 +36,12 @@ json board_json(const State& s) {
     const PlacedTile& t = s.tile(i);
     json meeple = nullptr;
     if (t.meeple_seg != kNoSegment &&
-        s.feature(s.feature_of(i, t.meeple_seg)).meeples[t.meeple_color] > 0)
+        s.feature(s.feature_of(i, t.meeple_seg)).meeples[t.meeple_color] > 0) {
       meeple = {{"color", int(t.meeple_color)},
                 {"segment", segment_name(t.type, t.rot, t.meeple_seg)},
                 {"spot", spot_json(t.type, t.rot, t.meeple_seg)}};
+      if (s.large_at(i)) meeple["large"] = true;
+    }
     tiles.push_back({{"x", int(t.x)}, {"y", int(t.y)}, {"tile", letter(t.type)}, {"rot", int(t.rot)},
                      {"meeple", meeple}});
   }
@@ -47,10 +49,12 @@ json board_json(const State& s) {
 }
 
 // The legal placements of `type`, by cell: each rotation with the segments a meeple may
-// go on, and whether one must (free segments and a meeple in supply: rules.md).
+// go on, and whether one must (free segments and a figure in supply: rules.md); with the
+// large meeple, whether it may go (`large`) or must (`only_large`: the colour's last figure).
 json legal_json(const State& s, int type, std::span<const Placement> legal) {
   json cells = json::array();
-  const bool has_meeple = s.supply(s.to_move()) > 0;
+  const int c = s.to_move();
+  const bool has_meeple = s.figures(c) > 0;
   for (const Placement& p : legal) {
     json* cell = nullptr;
     for (json& c : cells)
@@ -65,6 +69,10 @@ json legal_json(const State& s, int type, std::span<const Placement> legal) {
       if (free >> seg & 1)
         segs.push_back({{"name", segment_name(type, p.rot, seg)}, {"spot", spot_json(type, p.rot, seg)}});
     (*cell)["rots"].push_back({{"rot", int(p.rot)}, {"meeples", segs}, {"forced", free != 0}});
+    if (s.large_meeple()) {
+      (*cell)["rots"].back()["large"] = free != 0 && s.large_supply(c) > 0;
+      (*cell)["rots"].back()["only_large"] = free != 0 && s.supply(c) == 0;
+    }
   }
   return cells;
 }
@@ -116,12 +124,13 @@ void TableGame::draw(int type) {
   advice_.reset();
 }
 
-void TableGame::play(int x, int y, int rot, const std::string& meeple) {
+void TableGame::play(int x, int y, int rot, const std::string& meeple, bool large) {
   if (game_->tile() == kNoType)
     throw GameConflict(game_->over() ? "the game is over" : game_->ordering() ? "order the completed features first"
                                                                               : "no tile in hand: tell the draw first");
   const int type = game_->tile();
-  Move m{Placement{0, std::int8_t(x), std::int8_t(y), std::uint8_t(rot)}, Move::kNoMeeple};
+  Move m{Placement{0, std::int8_t(x), std::int8_t(y), std::uint8_t(rot)}, Move::kNoMeeple, large};
+  if (large && meeple.empty()) throw GameConflict("the large meeple goes on a segment: name it (\"meeple\")");
   if (!meeple.empty()) {
     for (int seg = 0; seg < kTiles[type].nseg; ++seg)
       if (segment_name(type, rot, seg) == meeple) m.seg = std::uint8_t(seg);
@@ -154,8 +163,10 @@ json TableGame::state() const {
   const SteppedGame& g = *game_;
   const State& s = g.state();
   const char* phase = g.over() ? "over" : g.ordering() ? "order" : g.needs_draw() ? "draw" : "play";
-  json unseen = json::object();
-  for (int t = 0; t < s.type_end(); ++t) unseen[letter(t)] = s.unseen(t);
+  json unseen = json::object();  // the set's types (the start tile's when copies of it are dealt)
+  const TileCounts& set = setup_.cfg.tiles;
+  for (int t = 0; t < s.type_end(); ++t)
+    if (set.count[std::size_t(t)] > (t == set.start ? 1 : 0)) unseen[letter(t)] = s.unseen(t);
   json j = {{"mode", setup_.practice ? "practice" : "table"},
             {"colors", s.colors()},
             {"meeples", s.meeples_per_color()},
@@ -172,6 +183,12 @@ json TableGame::state() const {
             {"actions", actions_.size()},
             {"tile", nullptr}};
   if (setup_.practice) j["seed"] = setup_.seed, j["game"] = setup_.game;
+  if (s.beyond_base() || s.large_meeple() || setup_.cfg.tileset != "base") {  // the expansions
+    j["tileset"] = std::string(setup_.cfg.tileset);
+    j["large_meeple"] = s.large_meeple();
+    j["large_supply"] = per_color(s, &State::large_supply);
+    j["river_left"] = s.river_left();
+  }
   if (g.tile() != kNoType) {
     j["tile"] = letter(g.tile());
     j["legal"] = legal_json(s, g.tile(), g.legal());
@@ -211,6 +228,7 @@ json TableGame::advice() {
                      {"spot", meeple ? spot_json(type, m.at.rot, m.seg) : json(nullptr)},
                      {"mean", e.mean},
                      {"stderr", e.std_error}});
+    if (game_->state().large_meeple()) moves.back()["large"] = meeple && m.large;
   }
   advice_ = json{{"tile", letter(type)}, {"turn", game_->state().turn()}, {"moves", moves}};
   return *advice_;

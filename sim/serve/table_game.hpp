@@ -40,8 +40,9 @@ class TableGame {
 
   // Each throws GameConflict when the game is not waiting for it.
   void draw(int type);
-  // x, y, rot of a legal placement; `meeple` a segment name (segment_name) or empty for none.
-  void play(int x, int y, int rot, const std::string& meeple);
+  // x, y, rot of a legal placement; `meeple` a segment name (segment_name) or empty for
+  // none; `large`: the large meeple goes there (expansions.md).
+  void play(int x, int y, int rot, const std::string& meeple, bool large = false);
   // Indices into the completed features, a permutation; empty: the scoring policy's order.
   void order(const std::vector<int>& order);
   // Takes back the last action; GameConflict when there is none.

@@ -75,6 +75,7 @@ def main():
             refused = [l for l in f.read().splitlines() if "interrupted after" not in l]
         if refused:
             fail("the server refused requests of the page:\n" + "\n".join(refused))
+        expansions(carcsolo, work)
     print("all checks passed")
     return 0
 
@@ -210,6 +211,50 @@ def practice(wd):
                 wd.attr("#draw-panel", "class") != "hidden":
             fail("a practice game asked for a draw")
     print("ok the practice game: 3 moves on the advice, its tiles dealt")
+
+
+def expansions(carcsolo, work):
+    """A server of base+river with the large meeple: the page names the set, asks for the river
+    stack's tiles, offers the large meeple and places it (the scoreboard says it left the supply)."""
+    server = subprocess.Popen([carcsolo, "serve", "--port", "0", "--tileset", "base+river", "--large-meeple",
+                               "--analyser", "heuristic", "--rollouts", "2", "--candidates", "4", "-q"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    wd = WebDriver(os.path.join(work, "profile-expansions"), logs=True)
+    try:
+        url = server.stdout.readline().split()[4]
+        wd.s("POST", "/url", {"url": url})
+        wd.click("#btn-new")  # at the table: the river first
+        wait_for(wd, "the new game", lambda: wd.attr("body", "data-phase") == "draw")
+        if "base+river · large meeple" not in wd.text("#meta") or "river stack" not in wd.text("#status"):
+            fail("the page does not say the set or the river: %r, %r" % (wd.text("#meta"), wd.text("#status")))
+        if wd.elements('.pick[data-tile="V"]') and wd.attr('.pick[data-tile="R1"]', "data-tile") != "R1":
+            fail("no river tile to click")
+        actions = wd.attr("body", "data-actions")
+        wd.click('.pick[data-tile="R1"]')
+        wait_for(wd, "the draw of R1", lambda: wd.attr("body", "data-actions") != actions)
+        wait_for(wd, "the advice", lambda: wd.attr("body", "data-advice") == "ready")
+        if "large" not in wd.text("#supply-0"):
+            fail("the scoreboard does not show colour 0's large meeple: %r" % wd.text("#supply-0"))
+        wd.click('.ghost[data-rank="0"]')
+        large = wd.elements('.meeple-opt[data-large="1"]')
+        if not large:
+            fail("no large-meeple option is offered")
+        wd.s("POST", "/element/%s/click" % large[0], {})
+        if "large meeple on" not in wd.text("#move-text"):
+            fail("the chosen move does not say large meeple: %r" % wd.text("#move-text"))
+        actions = int(wd.attr("body", "data-actions"))
+        wd.click("#btn-place")
+        wait_for(wd, "the move", lambda: int(wd.attr("body", "data-actions")) == actions + 1)
+        if "large" in wd.text("#supply-0"):
+            fail("the large meeple is still in colour 0's supply: %r" % wd.text("#supply-0"))
+        errors = [e for e in wd.console() if e.get("level") == "SEVERE"]
+        if errors:
+            fail("console errors: %s" % errors)
+    finally:
+        wd.close()
+        server.terminate()
+        server.wait(timeout=30)
+    print("ok base+river with the large meeple: the river drawn first, the large meeple offered and placed")
 
 
 if __name__ == "__main__":

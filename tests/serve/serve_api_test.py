@@ -104,7 +104,8 @@ class Served:
 def bad_options(work):
     for args, word in ((["--port", "70000"], "port"), (["--rollouts", "0"], "rollouts"),
                        (["--analyser", "nosuch"], "nosuch"), (["--host", "no.such.host.invalid", "--port", "0"], "listen"),
-                       (["stray"], "stray")):
+                       (["stray"], "stray"), (["--tileset", "nosuchset"], "--tileset"),
+                       (["--tileset", "base+inns", "--analyser", "value"], "--analyser")):
         r = subprocess.run([CARCSOLO, "serve"] + args, capture_output=True, text=True, timeout=60)
         lines = r.stderr.splitlines()
         check(r.returncode == 2 and len(lines) == 1 and lines[0].startswith("carcsolo serve: ") and word in lines[0],
@@ -169,8 +170,10 @@ def play_advised(sv, gid, state):
     a = sv.request("GET", "/api/advice?id=" + gid)
     check(a["tile"] == state["tile"] and a["moves"], "advice for the wrong tile or no moves")
     m = a["moves"][0]
-    return sv.request("POST", "/api/play", {"id": gid, "x": m["x"], "y": m["y"], "rot": m["rot"],
-                                            "meeple": m["meeple"]})["state"]
+    body = {"id": gid, "x": m["x"], "y": m["y"], "rot": m["rot"], "meeple": m["meeple"]}
+    if "large" in m:
+        body["large"] = m["large"]
+    return sv.request("POST", "/api/play", body)["state"]
 
 
 def interleaved(sv, work, tid):
@@ -218,6 +221,54 @@ def interleaved(sv, work, tid):
           "the table game kept its %d tiles" % (moves, ps["result"], t_tiles))
 
 
+def expansions(work):
+    """A server of base+inns+river with the large meeple: the river drawn first at the table, a
+    practice game played to its end on the advice (large meeples placed), its log verified."""
+    sv = Served(work, ["--tileset", "base+inns+river", "--large-meeple"])
+    try:
+        t = sv.request("POST", "/api/new", {"colors": 3, "meeples": 2})
+        tid, ts = t["id"], t["state"]
+        check(ts["tileset"] == "base+inns+river" and ts["large_meeple"] and ts["river_left"] == 11,
+              "the table game's state does not name its set: %s" % {k: ts.get(k) for k in ("tileset", "river_left")})
+        check("I1" in ts["unseen"] and "R1" in ts["unseen"] and "R0" not in ts["unseen"],
+              "the unseen tiles are not the set's (R0 is the spring, on the board)")
+        err = sv.request("POST", "/api/draw", {"id": tid, "tile": "V"}, want=409)
+        check("river is laid first" in err["error"], "a land tile while the river flows: %s" % err)
+        ts = sv.request("POST", "/api/draw", {"id": tid, "tile": "R1"})["state"]
+        check(ts["phase"] == "play" and ts["tile"] == "R1" and ts["river_left"] == 10, "R1 was not taken")
+        rots = ts["legal"][0]["rots"][0]
+        check(rots["large"] and not rots["only_large"], "the large meeple is not offered: %s" % rots)
+        seg = rots["meeples"][0]["name"]
+        ts = sv.request("POST", "/api/play", {"id": tid, "x": ts["legal"][0]["x"], "y": ts["legal"][0]["y"],
+                                              "rot": rots["rot"], "meeple": seg, "large": True})["state"]
+        placed = [b for b in ts["board"] if b["meeple"]]
+        check(len(placed) == 1 and placed[0]["meeple"].get("large") and ts["large_supply"][0] == 0,
+              "the large meeple is not on the board: %s" % placed)
+        p = sv.request("POST", "/api/new", {"colors": 3, "meeples": 2, "mode": "practice", "seed": 3, "game": 5})
+        pid, ps = p["id"], p["state"]
+        moves = 0
+        while ps["phase"] != "over":
+            ps = play_advised(sv, pid, ps)
+            moves += 1
+            check(moves < 400, "the practice game does not end")
+        log = sv.request("GET", "/api/log?id=" + pid)
+        check(log["config"]["tileset"] == "base+inns+river" and log["config"]["large_meeple"] and
+              "river_stack" in log, "the log does not record the set: %s" % log["config"])
+        large = sum(1 for turn in log["turns"] if turn.get("large"))
+        check(large > 0, "no large meeple was placed in the practice game")
+        path = os.path.join(work, "practice-expansions.jsonl")
+        with open(path, "w") as f:
+            f.write(json.dumps(log) + "\n")
+        r = subprocess.run([CARCSOLO, "verify", path], capture_output=True, text=True, timeout=120)
+        check(r.returncode == 0, "verify of the expansions practice game: %s %s" % (r.stdout, r.stderr))
+        a = sv.request("GET", "/api/analysis?id=" + pid)
+        check(len(a["games"][0]["analysis"]) > 0, "the expansions game's analysis has no decision")
+    finally:
+        sv.stop()
+    print("ok base+inns+river with the large meeple: the river first at the table, a practice game of "
+          "%d actions (%d large meeples) verified and analysed" % (moves, large))
+
+
 def main():
     global CARCSOLO
     if len(sys.argv) != 2:
@@ -249,6 +300,7 @@ def main():
         check(rc == 130 and any("warning" in l and "0.0.0.0" in l for l in wide.stderr_lines()),
               "--host 0.0.0.0: no warning line: %s" % wide.stderr_lines())
         print("ok --host 0.0.0.0 warns")
+        expansions(work)
     print("all checks passed")
     return 0
 
