@@ -10,6 +10,7 @@
 #include "policies/policy.hpp"
 #include "policies/value_net.hpp"
 #include "sim/bench/bench.hpp"
+#include "sim/driver/tilesets.hpp"
 
 namespace {
 
@@ -121,4 +122,35 @@ TEST_CASE("bench: the engine's micro-benchmarks") {
   }
   CHECK(r.to_json()["micro"].size() == r.micro.size());
   CHECK(r.markdown().find("| State::place |") != std::string::npos);
+}
+
+TEST_CASE("bench --tileset: the games and the engine on an expansion set, recorded in the figures") {
+  auto o = tiny();
+  o.reps = 1;
+  const carc::sim::LoadedTileSet set = carc::sim::load_tileset("base+inns+river");
+  o.tiles = set.counts();
+  o.tileset = set.name;
+  o.tileset_hash = set.hash;
+  o.large_meeple = true;
+  const auto r = carc::sim::run_bench(o);
+  REQUIRE(r.policies.size() == 1);
+  CHECK(r.policies[0].mean_tiles > 11);  // random games of this set place at least the river's tiles
+  const auto j = r.to_json();
+  CHECK(j["options"]["tileset"] == "base+inns+river");
+  CHECK(j["options"]["tileset_hash"] == set.hash);
+  CHECK(j["options"]["large_meeple"] == true);
+  CHECK(r.table().find("tile set base+inns+river, large meeple") != std::string::npos);
+  std::string names;
+  for (const auto& m : r.micro) {
+    names += m.name + ";";
+    if (m.name == "deal") CHECK(m.what.find("101 tiles") != std::string::npos);  // every tile but the spring
+  }
+  // the learned value plays the base game only: its micro-benchmarks are left out
+  CHECK(names.find("value net") == std::string::npos);
+  CHECK(names.find("heuristic evaluation") != std::string::npos);
+  // a base bench records no set
+  auto b = tiny();
+  b.micro = false;
+  b.reps = 1;
+  CHECK(!carc::sim::run_bench(b).to_json()["options"].contains("tileset"));
 }

@@ -96,6 +96,10 @@ PolicyFigures bench_policy(const std::string& placement, const std::string& scor
   RunConfig rc;
   rc.colors = o.colors;
   rc.meeples = o.meeples;
+  rc.tiles = o.tiles;
+  rc.large_meeple = o.large_meeple;
+  rc.tileset = o.tileset;
+  rc.tileset_hash = o.tileset_hash;
   rc.placement_policy = placement;
   rc.scoring_policy = scoring;
   rc.seed = 1;
@@ -341,7 +345,7 @@ std::vector<MicroFigure> value_evaluation(const Recording& rec, int reps, double
 std::vector<MicroFigure> bench_micro(const BenchOptions& o,
                                      const std::function<void(const std::string&)>& say) {
   constexpr double kMinSeconds = 0.2;
-  const Config cfg{o.colors, o.meeples};
+  const Config cfg = o.game_config();
   const Recording rec = record_games(cfg, 2000);
   std::vector<MicroFigure> out;
   auto add = [&](MicroFigure f) {
@@ -362,7 +366,9 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
   });
   add({"State::initial", "ns", "a new game's State (start tile placed)", initial});
 
-  add({"deal", "ns", "one game's deal: 71 tiles shuffled with its own stream, cut into stacks",
+  add({"deal", "ns",
+       "one game's deal: " + std::to_string(cfg.tiles.land() + cfg.tiles.river_stack()) +
+           " tiles shuffled with its own stream, cut into stacks",
        time_per_op(o.reps, kMinSeconds, [&] {
          for (std::uint64_t g = 0; g < 1000; ++g) {
            const Stacks st = deal(cfg.colors, 1, g, cfg.tiles);
@@ -447,7 +453,8 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
        })});
 
   if (auto f = heuristic_evaluation(late, o.reps, kMinSeconds)) add(std::move(*f));
-  for (MicroFigure& f : value_evaluation(late, o.reps, kMinSeconds, o.context)) add(std::move(f));
+  if (o.base_game())  // the learned value plays the base game only
+    for (MicroFigure& f : value_evaluation(late, o.reps, kMinSeconds, o.context)) add(std::move(f));
 
   // What policies/mc.cpp does per rollout: a copy of the State, the unseen tiles
   // re-dealt, the rollout policy to the end, turns scored in the look-ahead order
@@ -590,7 +597,7 @@ nlohmann::json BenchReport::to_json() const {
     mic.push_back(j);
   }
   const ProgramInfo p = program_info();
-  return {{"format", "carcsolo-bench/1"},
+  nlohmann::json doc = {{"format", "carcsolo-bench/1"},
           {"program", {{"name", p.name}, {"version", p.version}, {"git", p.git}}},
           {"machine",
            {{"cpu", cpu}, {"logical_cpus", logical_cpus}, {"compiler", compiler}}},
@@ -604,12 +611,20 @@ nlohmann::json BenchReport::to_json() const {
             {"seconds", options.seconds}}},
           {"policies", pol},
           {"micro", mic}};
+  if (!options.base_game()) {  // the expansions: the set and the large meeple (a base bench as before)
+    doc["options"]["tileset"] = options.tileset;
+    doc["options"]["tileset_hash"] = options.tileset_hash;
+    doc["options"]["large_meeple"] = options.large_meeple;
+  }
+  return doc;
 }
 
 std::string BenchReport::table() const {
   std::string s;
   appendf(s, "machine: %s, %d logical CPUs; %s\n", cpu.c_str(), logical_cpus, compiler.c_str());
   appendf(s, "medians of %d repetitions [best]\n", options.reps);
+  if (!options.base_game())
+    appendf(s, "tile set %s%s\n", options.tileset.c_str(), options.large_meeple ? ", large meeple" : "");
   if (!policies.empty()) {
     const std::string all_head = threads_head(options.threads);
     appendf(s, "\n%-26s %8s %6s %6s %18s %18s %8s %18s\n", "games/s placement/scoring", "games",

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/state.hpp"
 #include "policies/context.hpp"
 
 namespace carc::sim {
@@ -22,6 +23,12 @@ struct BenchOptions {
   int reps = 5;
   int threads = 1;               // the "all threads" column
   int colors = 3, meeples = 4;
+  // The tile set (--tileset) and the large meeple: the base game by default.
+  TileCounts tiles = kBaseCounts;
+  bool large_meeple = false;
+  std::string tileset = "base", tileset_hash;
+  bool base_game() const { return tileset == "base" && tiles == kBaseCounts && !large_meeple; }
+  Config game_config() const { return Config{colors, meeples, tiles, large_meeple, tileset, tileset_hash}; }
   std::vector<std::string> placements;  // canonical specs; empty: every registered one
   std::vector<std::string> scorings = {"as-found"};  // every placement with each of these
   bool policies = true, micro = true;   // which parts to run

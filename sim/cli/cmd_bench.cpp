@@ -18,7 +18,8 @@ namespace carc::sim {
 int cmd_bench(const Args& args) {
   std::string games = "200000", reps = "5", seconds = "1",
               threads = std::to_string(default_threads());
-  std::string colors = "3", meeples = "4", only, json_out, md_out;
+  std::string colors = "3", meeples = "4", only, json_out, md_out, tileset = "base";
+  bool large_meeple = false;
   std::vector<std::string> scorings;
   std::vector<std::string> placements;
   po::options_description d(
@@ -33,6 +34,8 @@ int cmd_bench(const Args& args) {
       ("scoring", po::value(&scorings), "scoring-order policy of the games (repeat the option: every placement with each; default as-found)")
       ("colors", po::value(&colors)->default_value(colors), "colours, 2..6")
       ("meeples", po::value(&meeples)->default_value(meeples), "meeples per colour, 1..12")
+      ("tileset", po::value(&tileset)->default_value(tileset), "tile set of the games: base, base+inns, base+river, base+inns+river or a tile-set file")
+      ("large-meeple", po::bool_switch(&large_meeple), "the colours also have the large meeple")
       ("only", po::value(&only), "'games' or 'engine': run only that part")
       ("json", po::value(&json_out), "write the figures as JSON to FILE")
       ("markdown", po::value(&md_out), "write the figures as markdown tables to FILE")
@@ -53,6 +56,8 @@ int cmd_bench(const Args& args) {
   g.value_net = value_net;
   g.colors = colors;
   g.meeples = meeples;
+  g.tileset = tileset;
+  g.large_meeple = large_meeple;
   if (scorings.empty()) scorings.push_back("as-found");
   o.scorings.clear();
   for (const auto& sc : scorings) {
@@ -62,6 +67,10 @@ int cmd_bench(const Args& args) {
     o.meeples = rc.meeples;
     o.scorings.push_back(rc.scoring_policy);
     o.context = rc.context;
+    o.tiles = rc.tiles;
+    o.large_meeple = rc.large_meeple;
+    o.tileset = rc.tileset;
+    o.tileset_hash = rc.tileset_hash;
   }
   try {
     for (const auto& p : placements) o.placements.push_back(canonical_placement(p));
