@@ -548,11 +548,7 @@ ScoreEvent State::score_feature(int root) {
   e.pennants = f.pennants;
   e.marks = ext_[root].marks;
   e.large = ext_[root].large;
-  // An inn doubles a road's rate, a cathedral makes a city's 3 (expansions.md).
-  const int road_rate = e.marks & kMarkInn ? 2 : 1, city_rate = e.marks & kMarkCathedral ? 3 : 2;
-  e.points = std::int16_t(f.kind == SegKind::road   ? road_rate * e.tiles
-                          : f.kind == SegKind::city ? city_rate * (e.tiles + e.pennants)
-                                                    : 9);
+  e.points = std::int16_t(feature_points(f.kind, e.tiles, e.pennants, e.marks));
   e.meeples = f.meeples;
   int most = 0;
   for (int c = 0; c < colors_; ++c) most = std::max<int>(most, f.meeples[c]);

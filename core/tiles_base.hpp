@@ -35,6 +35,15 @@ constexpr std::string_view kind_name(SegKind k) {
 // Marks of a segment (expansions.md): an inn on a road, a cathedral on a city.
 inline constexpr std::uint8_t kMarkInn = 1, kMarkCathedral = 2;
 
+// A completed feature's points (rules.md, "Scoring"; expansions.md): a road 1 per tile, 2
+// with an inn; a city 2 per tile and per pennant, 3 with a cathedral; a monastery 9
+// (`tiles` is then 9: itself and its eight neighbours).
+constexpr int feature_points(SegKind kind, int tiles, int pennants, std::uint8_t marks) {
+  if (kind == SegKind::road) return (marks & kMarkInn ? 2 : 1) * tiles;
+  if (kind == SegKind::city) return (marks & kMarkCathedral ? 3 : 2) * (tiles + pennants);
+  return 9;
+}
+
 struct SegDef {
   SegKind kind;
   std::uint8_t edges;  // bit d set: touches edge d (unrotated); 0 for a monastery

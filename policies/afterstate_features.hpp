@@ -29,16 +29,33 @@ inline constexpr int kAfterstateFeatures =
 static_assert(kAfterstateFeatures == 74,
               "a change of columns is a new positions format and a new value format");
 
-// Column names, in order.
-std::vector<std::string> afterstate_feature_columns();
+// The board block, after those 74 (the second feature set: a value that sees the board's
+// local structure, docs/positions-format.md): 5 of the frontier (open cells, those with two
+// and with three or four neighbours, those no unseen tile fits, the mean share of unseen
+// tiles that fit an open cell), then 5 per-colour quantities over the 6 slots (figures on
+// unfinished roads, cities and monasteries; the open edges of the features its figures
+// stand on, a monastery's empty neighbours counted as its open edges; the tiles of the
+// unfinished features it leads, alone or tied).
+inline constexpr int kBoardGlobal = 5;
+inline constexpr int kBoardPerSlot = 5;
+inline constexpr int kBoardFeatures = kBoardGlobal + kBoardPerSlot * kMaxColors;
+inline constexpr int kAfterstateFeaturesBoard = kAfterstateFeatures + kBoardFeatures;
+static_assert(kAfterstateFeaturesBoard == 109);
+
+// A feature set's width: 74 (the first) or 109 (with the board block); a net's inputs must be one.
+constexpr bool known_feature_width(int n) { return n == kAfterstateFeatures || n == kAfterstateFeaturesBoard; }
+
+// Column names, in order: the 74, then with `board` the board block's 35.
+std::vector<std::string> afterstate_feature_columns(bool board = false);
 
 // The features of afterstates. Keeps the heuristic evaluator's tables (default weights):
 // one per thread. extract() allocates nothing.
 class AfterstateFeatures {
  public:
   AfterstateFeatures();
-  // kAfterstateFeatures floats for `after`, the afterstate of colour `mover`'s decision.
-  void extract(const State& after, int mover, float* out);
+  // kAfterstateFeatures floats for `after`, the afterstate of colour `mover`'s decision;
+  // with `board`, kAfterstateFeaturesBoard (the board block after them).
+  void extract(const State& after, int mover, float* out, bool board = false);
 
  private:
   HeuristicEvaluator eval_;

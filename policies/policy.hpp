@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -37,6 +38,10 @@ class PlacementPolicy {
   // Pick one of `legal` (non-empty) and, when the placement leaves free segments and the
   // colour has a meeple, one of them (Move::seg); otherwise seg is ignored.
   virtual Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) = 0;
+  // The policy's own value of the move its last choose() made, NaN when it computed none
+  // (search: the mean of the chosen move's rollouts; the game's result with leaf=1, the
+  // heuristic's value otherwise). `positions --board` records it (root_value).
+  virtual double last_value() const { return std::numeric_limits<double>::quiet_NaN(); }
 };
 
 class ScoringPolicy {

@@ -62,9 +62,12 @@ class Search final : public PlacementPolicy {
     }
   }
 
+  double last_value() const override { return last_value_; }
+
   Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
     const State& s = obs.state();
     const int type = obs.tile();
+    last_value_ = std::numeric_limits<double>::quiet_NaN();
     const int n = std::min(ranked_candidates(eval_, s, type, legal, moves_.data(), rng), p_.candidates);
     for (int i = 0; i < n; ++i) order_[i] = i;
     if (n == 1) return moves_[0].move;
@@ -72,7 +75,9 @@ class Search final : public PlacementPolicy {
     const int b = std::min(n, p_.beam);
     if (b == 1 || p_.rollouts == 0) return moves_[order_[0]].move;
     seed_ = rng();
-    return moves_[halving(s, type, b, rng)].move;
+    const int w = halving(s, type, b, rng);
+    last_value_ = value_[w] / std::max(1, deals_);  // the winner met every deal
+    return moves_[w].move;
   }
 
   // choose() as above, with what it computed written to `out` (policies/search.hpp).
@@ -197,6 +202,7 @@ class Search final : public PlacementPolicy {
   SearchParams p_;
   Record* record_ = nullptr;
   int deals_ = 0;  // deals played by the last halving()
+  double last_value_ = std::numeric_limits<double>::quiet_NaN();  // last_value()
   HeuristicEvaluator eval_;  // the root's candidates
   HeuristicEvaluator leaf_;  // every later decision
   std::unique_ptr<ScoringPolicy> scoring_;

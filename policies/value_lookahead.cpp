@@ -8,10 +8,10 @@ namespace carc {
 
 NetValuer::NetValuer(const ValueNet& net)
     : net_(net), eval_(HeuristicWeights{}), scoring_(make_lookahead_scoring()),
-      legal_(kMaxPlacements), moves_(kMaxMoves) {}
+      legal_(kMaxPlacements), moves_(kMaxMoves), board_(net.inputs() == kAfterstateFeaturesBoard) {}
 
 float NetValuer::afterstate(const State& after, int mover) {
-  features_.extract(after, mover, x_.data());
+  features_.extract(after, mover, x_.data(), board_);
   return net_.evaluate(x_.data(), scratch_);
 }
 
@@ -45,3 +45,6 @@ double NetValuer::next_draw(const State& after, int mover, int replies, Rng& rng
 }
 
 }  // namespace carc
+
+static_assert(carc::kAfterstateFeatures == 74 && carc::kAfterstateFeaturesBoard == 109,
+              "ValueNet::parse accepts these widths only");

@@ -42,7 +42,8 @@ class NetValuer {
   State child_, reply_;
   std::vector<Placement> legal_;  // sized once
   std::vector<ScoredMove> moves_;  // sized once
-  std::array<float, kAfterstateFeatures> x_{};
+  bool board_;  // the net reads the board block too (109 inputs)
+  std::array<float, kAfterstateFeaturesBoard> x_{};
   ValueNet::Scratch scratch_;
 };
 

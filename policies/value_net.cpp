@@ -113,6 +113,11 @@ ValueNet ValueNet::parse(std::string_view text) {
     if (net.sizes_[std::size_t(l)] < 1 || net.sizes_[std::size_t(l)] > kMaxWidth)
       bad("a layer size outside 1.." + std::to_string(kMaxWidth));
   }
+  // The inputs are a feature set's columns (policies/afterstate_features.hpp): the first
+  // 74, or those and the board block's 35.
+  if (net.sizes_[0] != 74 && net.sizes_[0] != 109)
+    bad("the net takes " + std::to_string(net.sizes_[0]) +
+        " inputs: a feature set has 74 (the afterstate's) or 109 (with the board block)");
   if (!lines.next(w) || w.size() != 2 || w[0] != "activation" || w[1] != "relu")
     bad("expected `activation relu`");
   const std::size_t in = std::size_t(net.sizes_[0]);

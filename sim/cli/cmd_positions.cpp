@@ -60,16 +60,16 @@ Header header(const PositionsRequest& req, const RunConfig& rc, std::uint64_t ga
           {"rows", rows},
           {"partial", partial},
           {"slots", kMaxColors},
-          {"feature_columns", position_feature_columns()},
-          {"target_columns", position_target_columns()},
+          {"feature_columns", position_feature_columns(req.layout.board)},
+          {"target_columns", position_target_columns(req.layout.board)},
           {"record",
-           {{"bytes", kPositionRowBytes},
+           {{"bytes", req.layout.row_bytes()},
             {"fields",
              {{"game", "<u8"},
               {"turn", "<u2"},
               {"mover", "<u2"},
-              {"features", "<f4", kPositionFeatures},
-              {"targets", "<f4", kPositionTargets}}}}},
+              {"features", "<f4", req.layout.features()},
+              {"targets", "<f4", req.layout.targets()}}}}},
           {"features_from", {{"evaluator", "heuristic"}, {"weights", "defaults"}}},
           {"program", Header::parse(program_json(program_info()).dump())}};
 }
@@ -96,6 +96,7 @@ int cmd_positions(const Args& args) {
   range.add_to(d, "number of games, >= 1");
   g.add_to(d);
   d.add_options()
+      ("board", "also the board block's 35 feature columns (the learned value's second feature set) and the target root_value, the placement policy's own value of its move (search's rollouts' mean; NaN when it has none)")
       ("mix", "draw each game's colours and meeples from (seed, game): half the games 3 x 4 (the rules), the rest uniform over 2..6 colours x 1..12 meeples (not with --colors or --meeples)")
       ("out", po::value(&out), "write the positions (carcassonne-solo-positions/1) to FILE (required)")
       ("quiet,q", "no summary on stdout");
@@ -118,6 +119,7 @@ int cmd_positions(const Args& args) {
     throw UsageError("--mix draws base games' colours and meeples: give it without --tileset and --large-meeple");
   req.config = rc.game_config();
   req.mix = mix;
+  req.layout.board = vm.count("board") > 0;
   req.placement = rc.placement_policy;
   req.scoring = rc.scoring_policy;
   req.context = rc.context;

@@ -21,21 +21,27 @@ static_assert(std::endian::native == std::endian::little,
 
 namespace {
 
-void put_row(PositionBytes& rows, std::uint64_t game, int turn, int mover, const float* features) {
+// A row's head and features; with the board layout also its root_value (the last target).
+void put_row(PositionBytes& rows, PositionLayout layout, std::uint64_t game, int turn, int mover,
+             const float* features, double root_value) {
   const std::size_t at = rows.size();
-  rows.resize(at + kPositionRowBytes);
+  rows.resize(at + layout.row_bytes());
   unsigned char* p = rows.data() + at;
   const std::uint16_t t = std::uint16_t(turn), m = std::uint16_t(mover);
   std::memcpy(p, &game, 8);
   std::memcpy(p + 8, &t, 2);
   std::memcpy(p + 10, &m, 2);
-  std::memcpy(p + kPositionRowHead, features, 4 * std::size_t(kPositionFeatures));
+  std::memcpy(p + kPositionRowHead, features, 4 * std::size_t(layout.features()));
+  if (layout.board) {
+    const float v = float(root_value);
+    std::memcpy(p + layout.row_bytes() - 4, &v, 4);
+  }
 }
 
 // The targets of every row from `first` on, each in its own row's slots.
-void put_targets(PositionBytes& rows, std::size_t first, const State& end) {
+void put_targets(PositionBytes& rows, PositionLayout layout, std::size_t first, const State& end) {
   const int k = end.colors();
-  for (std::size_t at = first; at < rows.size(); at += kPositionRowBytes) {
+  for (std::size_t at = first; at < rows.size(); at += layout.row_bytes()) {
     unsigned char* p = rows.data() + at;
     std::uint16_t mover = 0;
     std::memcpy(&mover, p + 10, 2);
@@ -43,38 +49,39 @@ void put_targets(PositionBytes& rows, std::size_t first, const State& end) {
     t[0] = float(end.result());
     for (int slot = 0; slot < k; ++slot) t[std::size_t(1 + slot)] = float(end.score((mover + 1 + slot) % k));
     for (int g = 0; g < kGoalCount; ++g) t[std::size_t(1 + kMaxColors + g)] = float(end.goals() >> g & 1);
-    std::memcpy(p + kPositionRowHead + 4 * std::size_t(kPositionFeatures), t.data(), sizeof t);
+    std::memcpy(p + kPositionRowHead + 4 * std::size_t(layout.features()), t.data(), sizeof t);
   }
 }
 
 }  // namespace
 
-std::vector<std::string> position_feature_columns() { return afterstate_feature_columns(); }
+std::vector<std::string> position_feature_columns(bool board) { return afterstate_feature_columns(board); }
 
-std::vector<std::string> position_target_columns() {
+std::vector<std::string> position_target_columns(bool board) {
   std::vector<std::string> names = {"result"};
   for (int slot = 0; slot < kMaxColors; ++slot) names.push_back("final_score_" + std::to_string(slot));
   for (const auto id : kGoalIds) names.push_back("goal_" + std::string(id));
+  if (board) names.push_back("root_value");
   return names;
 }
 
 GameOutcome play_positions_game(const GameSpec& spec, PlacementPolicy& placement,
                                 ScoringPolicy& scoring, PositionFeatures& features,
-                                PositionBytes& rows) {
+                                PositionBytes& rows, PositionLayout layout) {
   Stacks stacks = spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game, spec.cfg.tiles);
   State s = State::initial(spec.cfg);
   DriverEnv<SilentHooks> env(stacks, placement, scoring, spec);
   const std::size_t first = rows.size();
-  std::array<float, kPositionFeatures> f;
+  std::array<float, kAfterstateFeaturesBoard> f;
   // play_to_end of core/turn.hpp, with a row after each turn that placed a tile.
   while (!s.ended()) {
     const int mover = s.to_move(), turn = s.turn();
     if (!play_turn(s, env)) continue;
-    features.extract(s, mover, f.data());
-    put_row(rows, spec.game, turn, mover, f.data());
+    features.extract(s, mover, f.data(), layout.board);
+    put_row(rows, layout, spec.game, turn, mover, f.data(), placement.last_value());
   }
   play_final_scoring(s, env);
-  put_targets(rows, first, s);
+  put_targets(rows, layout, first, s);
   return outcome_of(s);
 }
 
@@ -146,9 +153,9 @@ PositionsOutcome play_positions(const PositionsRequest& req, const PositionSink&
           const Config cfg = req.mix ? mixed_config(req.seed, game) : req.config;
           PositionBytes& rows = slots[i];
           rows.clear();
-          rows.reserve(std::size_t(kMaxTiles) * kPositionRowBytes);
+          rows.reserve(std::size_t(kMaxTiles) * req.layout.row_bytes());
           play_positions_game(GameSpec{cfg, req.seed, game}, *w.placement, *w.scoring, w.features,
-                              rows);
+                              rows, req.layout);
         } catch (...) {
           errors.capture();
         }
@@ -158,7 +165,7 @@ PositionsOutcome play_positions(const PositionsRequest& req, const PositionSink&
     if (ranks == 1) {
       for (std::size_t i = 0; i < count; ++i) {
         sink(slots[i].data(), slots[i].size());
-        out.rows += slots[i].size() / kPositionRowBytes;
+        out.rows += slots[i].size() / req.layout.row_bytes();
       }
     } else {
       mine.clear();
@@ -166,7 +173,7 @@ PositionsOutcome play_positions(const PositionsRequest& req, const PositionSink&
       const PositionBytes all = processes::gather_on_first(mine);
       if (rank == 0) {
         sink(all.data(), all.size());
-        out.rows += all.size() / kPositionRowBytes;
+        out.rows += all.size() / req.layout.row_bytes();
       }
     }
     out.games_done += n;

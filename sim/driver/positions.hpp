@@ -40,9 +40,20 @@ inline constexpr std::size_t kPositionRowBytes =
 static_assert(kPositionFeatures == 74 && kPositionTargets == 21 && kPositionRowBytes == 392,
               "a change of columns is a new format version (docs/positions-format.md)");
 
+// `positions --board`: the board block's 35 feature columns after the 74 (the learned
+// value's second feature set, policies/afterstate_features.hpp) and one target column after
+// the 21, root_value: the placement policy's own value of the move it chose (last_value();
+// NaN when it computed none). A row is then 12 + 4 x (109 + 22) = 536 bytes.
+struct PositionLayout {
+  bool board = false;
+  int features() const { return board ? kAfterstateFeaturesBoard : kPositionFeatures; }
+  int targets() const { return kPositionTargets + (board ? 1 : 0); }
+  std::size_t row_bytes() const { return kPositionRowHead + 4 * std::size_t(features() + targets()); }
+};
+
 // Column names, in order (docs/positions-format.md says what each holds).
-std::vector<std::string> position_feature_columns();
-std::vector<std::string> position_target_columns();
+std::vector<std::string> position_feature_columns(bool board = false);
+std::vector<std::string> position_target_columns(bool board = false);
 
 // The features of afterstates (policies/afterstate_features.hpp): one per thread.
 using PositionFeatures = AfterstateFeatures;
@@ -55,7 +66,7 @@ using PositionBytes = std::vector<unsigned char>;
 // nothing when `rows` has capacity for kMaxTiles more rows.
 GameOutcome play_positions_game(const GameSpec& spec, PlacementPolicy& placement,
                                 ScoringPolicy& scoring, PositionFeatures& features,
-                                PositionBytes& rows);
+                                PositionBytes& rows, PositionLayout layout = {});
 
 // `positions --mix`: the configuration of game `game` of seed `seed`, from its own stream
 // (Stream::config): with chance 1/2 the rules' 3 colours x 4 meeples, otherwise uniform over
@@ -66,6 +77,7 @@ struct PositionsRequest {
   std::uint64_t seed = 1, first_game = 0, games = 0;
   Config config;      // every game's configuration, unless `mix`
   bool mix = false;   // each game's from mixed_config
+  PositionLayout layout;  // --board
   std::string placement = "random", scoring = "random";  // policy specs
   PolicyContext context;  // what the placement policy is made from (its learned value)
   int threads = 1;    // per process

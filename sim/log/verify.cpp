@@ -389,9 +389,7 @@ class Replayer {
     const json* points = get(e, "points");
     const json* big = get(e, "large_meeples");
     const int n = f.kind == SegKind::monastery ? 9 : int(f.tiles);
-    const int want_points = f.kind == SegKind::road   ? (marks & kMarkInn ? 2 : 1) * n
-                            : f.kind == SegKind::city ? (marks & kMarkCathedral ? 3 : 2) * (n + f.pennants)
-                                                      : 9;
+    const int want_points = feature_points(f.kind, n, f.pennants, marks);
     return kind && *kind == std::string(kind_name(f.kind)) && tiles && *tiles == n && pennants &&
            *pennants == int(f.pennants) && meeples && *meeples == meeples_json(f.meeples, large) &&
            points && *points == want_points && (!big || *big == colors_json(large));

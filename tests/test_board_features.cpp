@@ -1,0 +1,173 @@
+// The learned value's second feature set: the board block (policies/afterstate_features.hpp)
+// worked by hand on a small board, a net of 109 inputs reading it, a net of any other width
+// refused, search's own value of its move (last_value), and `positions --board` (the 35
+// columns and root_value after the first file's columns, which stay the same).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "policies/afterstate_features.hpp"
+#include "policies/policy.hpp"
+#include "policies/value_lookahead.hpp"
+#include "policies/value_net.hpp"
+#include "sim/driver/game.hpp"
+#include "sim/driver/positions.hpp"
+#include "tests/process.hpp"
+#include "tests/scenario.hpp"
+
+namespace {
+
+using namespace carc;
+
+std::vector<float> features_of(const State& s, int mover) {
+  std::vector<float> f(kAfterstateFeaturesBoard, -1.0f);
+  AfterstateFeatures x;
+  x.extract(s, mover, f.data(), true);
+  return f;
+}
+
+float at(const std::vector<float>& f, const std::string& name) {
+  static const std::vector<std::string> names = afterstate_feature_columns(true);
+  const auto it = std::find(names.begin(), names.end(), name);
+  REQUIRE_MESSAGE(it != names.end(), name);
+  return f[std::size_t(it - names.begin())];
+}
+
+// A carcsolo-value/1 text: one linear layer of `inputs` inputs and one output, weight 1 on
+// input `one` and 0 elsewhere, no scaling: the net's value is that feature.
+std::string picking_net(int inputs, int one) {
+  std::string zeros, ones, w;
+  for (int i = 0; i < inputs; ++i) {
+    zeros += " 00000000";
+    ones += " 3f800000";
+    w += i == one ? " 3f800000" : " 00000000";
+  }
+  const std::string body = "carcsolo-value/1\nlayers " + std::to_string(inputs) +
+                           " 1\nactivation relu\ninput_shift" + zeros + "\ninput_scale" + ones +
+                           "\noutput 3f800000 00000000\nweights" + w + "\nbias 00000000\n";
+  return body + "hash " + fnv1a64_hex(body) + "\n";
+}
+
+}  // namespace
+
+TEST_CASE("board block: the frontier and each colour's figures on a board worked by hand") {
+  test::Game g(Config{3, 4});
+  // D at (0,0): city N, road E and W. Colour 0: A (monastery, its road turned to face W) at
+  // (1,0), its meeple on the monastery: 7 empty neighbours; the road D-A is open to the west.
+  g.turn("A 1 0 1 monastery");
+  std::vector<float> f = features_of(g.state(), 0);
+  CHECK(at(f, "colors") == 3);  // the first 74 as before
+  CHECK(at(f, "open_cells") == 6);  // N, S and W of D; N, E and S of A
+  CHECK(at(f, "open_cells_2") == 0);
+  CHECK(at(f, "open_cells_3") == 0);
+  CHECK(at(f, "dead_cells") == 0);
+  CHECK(at(f, "fit_share") > 0);
+  CHECK(at(f, "fit_share") <= 1);
+  // slots after mover 0: slot 0 colour 1, slot 1 colour 2, slot 2 colour 0 (the mover)
+  CHECK(at(f, "monastery_figures_2") == 1);
+  CHECK(at(f, "open_edges_2") == 7);
+  CHECK(at(f, "led_tiles_2") == 1);
+  for (const char* q : {"road_figures_", "city_figures_", "monastery_figures_", "open_edges_", "led_tiles_"})
+    for (int slot : {0, 1, 3, 4, 5}) CHECK(at(f, q + std::to_string(slot)) == 0);
+
+  // Colour 1: U (straight road) turned to run E-W at (-1,0), its meeple on the road: 3 tiles
+  // (U, D, A), open at U's west end only.
+  g.turn("U -1 0 1 road:E,W");
+  f = features_of(g.state(), 1);
+  CHECK(at(f, "open_cells") == 8);
+  CHECK(at(f, "open_cells_2") == 0);
+  // slots after mover 1: slot 0 colour 2, slot 1 colour 0, slot 2 colour 1
+  CHECK(at(f, "road_figures_2") == 1);
+  CHECK(at(f, "open_edges_2") == 1);
+  CHECK(at(f, "led_tiles_2") == 3);
+  CHECK(at(f, "monastery_figures_1") == 1);
+  CHECK(at(f, "open_edges_1") == 7);
+  CHECK(at(f, "road_figures_0") == 0);
+
+  // Colour 2: E (a city on one side) turned to face west at (1,-1), above A (field against
+  // A's field): the cell (0,-1) between its city and D's then has two neighbours; the
+  // meeple on E's city, open towards (0,-1).
+  g.turn("E 1 -1 3 city:W");
+  f = features_of(g.state(), 2);
+  CHECK(at(f, "open_cells_2") == 1);  // (0,-1): D south of it, E east of it
+  CHECK(at(f, "city_figures_2") == 1);
+  CHECK(at(f, "open_edges_2") == 1);
+  CHECK(at(f, "led_tiles_2") == 1);
+  CHECK(at(f, "monastery_figures_0") == 1);
+  CHECK(at(f, "open_edges_0") == 6);  // the monastery now has E above it
+  CHECK(at(f, "road_figures_1") == 1);
+}
+
+TEST_CASE("board block: a net of 109 inputs reads it, one of another width is refused") {
+  test::Game g(Config{3, 4});
+  g.turn("A 1 0 1 monastery");
+  const std::vector<std::string> names = afterstate_feature_columns(true);
+  const int col = int(std::find(names.begin(), names.end(), "open_edges_2") - names.begin());
+  REQUIRE(col >= kAfterstateFeatures);
+  const ValueNet net = ValueNet::parse(picking_net(kAfterstateFeaturesBoard, col));
+  NetValuer valuer(net);
+  CHECK(valuer.afterstate(g.state(), 0) == 7.0f);  // the monastery's empty neighbours
+  const ValueNet first = ValueNet::parse(picking_net(kAfterstateFeatures, 0));
+  NetValuer plain(first);
+  CHECK(plain.afterstate(g.state(), 0) == 3.0f);  // colours: the first set reads no board block
+  CHECK_THROWS_WITH_AS(ValueNet::parse(picking_net(80, 0)),
+                       "value net: the net takes 80 inputs: a feature set has 74 (the afterstate's) or 109 "
+                       "(with the board block)",
+                       std::invalid_argument);
+}
+
+TEST_CASE("search's last_value is the mean of its chosen move's rollouts, and NaN for players without one") {
+  auto search = make_placement_policy("search:candidates=6,beam=3,rollouts=4,leaf=1");
+  auto heuristic = make_placement_policy("heuristic");
+  auto scoring = make_scoring_policy("best");
+  const sim::GameOutcome o = sim::play_game({{3, 4}, 5, 0}, *search, *scoring);
+  REQUIRE(o.tiles_placed > 10);
+  CHECK(std::isfinite(search->last_value()));  // its last decision had rollouts
+  CHECK(search->last_value() > 0);
+  CHECK(search->last_value() < 200);
+  (void)sim::play_game({{3, 4}, 5, 0}, *heuristic, *scoring);
+  CHECK(std::isnan(heuristic->last_value()));
+}
+
+TEST_CASE("positions --board: 109 features and root_value after the first file's columns, which are unchanged") {
+  using test::run_carcsolo;
+  test::TempDir dir;
+  const std::vector<std::string> common = {"positions", "--games", "3", "--seed", "17", "--scoring", "best",
+                                           "--placement", "search:candidates=6,beam=3,rollouts=4,leaf=1", "-q"};
+  auto args = common;
+  args.insert(args.end(), {"--out", "plain.bin"});
+  REQUIRE(run_carcsolo(args, dir.path()).status == 0);
+  args = common;
+  args.insert(args.end(), {"--board", "--out", "board.bin"});
+  REQUIRE(run_carcsolo(args, dir.path()).status == 0);
+  const std::string plain = test::read_text(dir / "plain.bin"), board = test::read_text(dir / "board.bin");
+  const nlohmann::json hp = nlohmann::json::parse(plain.substr(0, plain.find('\n')));
+  const nlohmann::json hb = nlohmann::json::parse(board.substr(0, board.find('\n')));
+  CHECK(hb["record"]["bytes"] == 536);
+  CHECK(hb["feature_columns"].size() == 109);
+  CHECK(hb["target_columns"].back() == "root_value");
+  CHECK(hb["rows"] == hp["rows"]);
+  const std::size_t n = hp["rows"].get<std::size_t>();
+  REQUIRE(n > 20);
+  const unsigned char* a = reinterpret_cast<const unsigned char*>(plain.data()) + plain.find('\n') + 1;
+  const unsigned char* b = reinterpret_cast<const unsigned char*>(board.data()) + board.find('\n') + 1;
+  int finite = 0;
+  for (std::size_t r = 0; r < n; ++r, a += sim::kPositionRowBytes, b += 536) {
+    CHECK(std::memcmp(a, b, 12 + 4 * 74) == 0);                       // head and the 74 features
+    CHECK(std::memcmp(a + 12 + 4 * 74, b + 12 + 4 * 109, 4 * 21) == 0);  // the 21 targets
+    float root = 0, result = 0;
+    std::memcpy(&root, b + 536 - 4, 4);
+    std::memcpy(&result, b + 12 + 4 * 109, 4);
+    if (std::isfinite(root)) {
+      ++finite;
+      CHECK(std::fabs(root - result) < 60);  // the net's value of its rollouts, in points
+    }
+  }
+  CHECK(finite * 2 > int(n));  // most decisions had rollouts
+}
