@@ -36,4 +36,19 @@ grep -q "hash" "$work/err.txt" || fail "the refusal does not name the hash: $(ca
 [ $? -eq 2 ] || fail "a file that is not positions did not exit 2"
 [ "$(wc -l < "$work/err.txt")" -eq 1 ] || fail "stderr is not one line: $(cat "$work/err.txt")"
 [ ! -e "$work/e.net" ] || fail "a net was written from bad input"
+# The second feature set: positions --board from a small search with its net at the leaves,
+# a net of 109 inputs fitted to the mean of the result and search's root value, whose C++
+# inference (reading the board block) gives the trainer's golden outputs.
+"$carcsolo" positions --games 16 --seed 6 --board --placement search:candidates=6,beam=3,rollouts=4,leaf=1 \
+  --scoring best --threads 1 -q --out "$work/board.bin" || fail "positions --board exited $?"
+"$py" "$train" "$work/board.bin" --features 109 --target mean --out "$work/f.net" --golden "$work/f.golden" \
+  --epochs 2 --hidden 16,8 > "$work/board.txt" 2>&1 || fail "train --target mean exited $?: $(cat "$work/board.txt")"
+grep -q "109 inputs, target mean" "$work/board.txt" || fail "the board net's line: $(head -1 "$work/board.txt")"
+grep -q "^layers 109 " "$work/f.net" || fail "the board net does not take 109 inputs"
+"$golden" "$work/f.net" "$work/f.golden" || fail "the C++ inference of the board net differs from the trainer's"
+for bad in "--target mean" "--features 109"; do  # the first file has neither root_value nor the board block
+  "$py" "$train" "$work/p.bin" $bad --out "$work/g.net" > /dev/null 2> "$work/err.txt"
+  [ $? -eq 2 ] || fail "$bad on a file without --board did not exit 2"
+  [ "$(wc -l < "$work/err.txt")" -eq 1 ] || fail "$bad: stderr is not one line: $(cat "$work/err.txt")"
+done
 echo "ok: $(tail -1 "$work/train.txt")"
