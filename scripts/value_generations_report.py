@@ -100,6 +100,24 @@ def main():
             k, "`%s` %.2f" % (c["spec"], c["mean"]) if c else "none",
             "`%s` %.2f, %+.2f (%+.2f, %+.2f)" % (s["spec"], s["mean"], s["diff"], s["diff_ci"][0], s["diff_ci"][1])
             if s else "none"))
+    options = []
+    for name in ("4x3", "3x6"):
+        path = os.path.join(folder, "options-%s.json" % name)
+        if os.path.exists(path):
+            rows, net, doc = rows_of(path)
+            options.append((name, rows, net))
+    if options:
+        print("\nThe other options, with generation %d's net (one net for all: colours and meeples are among its"
+              % gens)
+        print("inputs), %d games each on the same seed, paired against `search`:\n" % options[0][1][0]["games"])
+        print("| colours x meeples | net | player | mean (95% CI) | ms per move | x search | paired difference to `search` (95% CI) |")
+        print("|---|---|---|---:|---:|---:|---:|")
+        for name, rows, net in options:
+            for r in rows:
+                diff = ("%+.2f (%+.2f, %+.2f)" % (r["diff"], r["diff_ci"][0], r["diff_ci"][1])) if "diff" in r else ""
+                print("| %s | %s | `%s` | %.2f (%.2f-%.2f) | %.2f | %.3fx | %s |" %
+                      (name.replace("x", " x "), net.get("hash", "?")[:8], r["spec"], r["mean"], r["ci"][0],
+                       r["ci"][1], r["ms"], r["ratio"], diff))
     try:
         import matplotlib
         matplotlib.use("Agg")

@@ -311,18 +311,19 @@ std::vector<MicroFigure> value_evaluation(const Recording& rec, int reps, double
   if (after.empty()) return {};
   AfterstateFeatures features;
   const ValueNet& net = context.value_net();
-  std::vector<float> x(after.size() * std::size_t(kAfterstateFeatures));
-  for (std::size_t i = 0; i < after.size(); ++i)
-    features.extract(after[i], mover[i], x.data() + i * std::size_t(kAfterstateFeatures));
+  const bool board = net.inputs() == kAfterstateFeaturesBoard;  // the net reads the board block
+  const std::size_t width = std::size_t(net.inputs());
+  std::vector<float> x(after.size() * width);
+  for (std::size_t i = 0; i < after.size(); ++i) features.extract(after[i], mover[i], x.data() + i * width, board);
   std::vector<MicroFigure> out;
   std::string what;
   appendf(what, "per afterstate: the %d input columns of the learned value (one heuristic "
-          "expectations() of it), over %zu afterstates of the heuristic's moves in heuristic games",
-          kAfterstateFeatures, after.size());
+          "expectations() of it%s), over %zu afterstates of the heuristic's moves in heuristic games",
+          int(width), board ? ", and the board block" : "", after.size());
   out.push_back({"afterstate features", "ns", what, time_per_op(reps, min_seconds, [&] {
-                   std::vector<float> f(kAfterstateFeatures);
+                   std::vector<float> f(width);
                    for (std::size_t i = 0; i < after.size(); ++i) {
-                     features.extract(after[i], mover[i], f.data());
+                     features.extract(after[i], mover[i], f.data(), board);
                      keep(f);
                    }
                    return std::uint64_t(after.size());
@@ -335,7 +336,7 @@ std::vector<MicroFigure> value_evaluation(const Recording& rec, int reps, double
                  time_per_op(reps, min_seconds, [&] {
                    float sink = 0;
                    for (std::size_t i = 0; i < after.size(); ++i)
-                     sink += net.evaluate(x.data() + i * std::size_t(kAfterstateFeatures), scratch);
+                     sink += net.evaluate(x.data() + i * width, scratch);
                    keep(sink);
                    return std::uint64_t(after.size());
                  })});
