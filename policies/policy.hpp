@@ -32,6 +32,12 @@ class Observation {
   int tile_;
 };
 
+// A move with a policy's own value of it (PlacementPolicy::last_candidates).
+struct MoveValue {
+  Move move;
+  double value;
+};
+
 class PlacementPolicy {
  public:
   virtual ~PlacementPolicy() = default;
@@ -42,6 +48,10 @@ class PlacementPolicy {
   // (search: the mean of the chosen move's rollouts; the game's result with leaf=1, the
   // heuristic's value otherwise). `positions --board` records it (root_value).
   virtual double last_value() const { return std::numeric_limits<double>::quiet_NaN(); }
+  // The moves its last choose() valued with the values it gave them, the chosen one first
+  // (search: every move of its beam, each by the mean of its rollouts); empty when it valued
+  // none. `positions --candidates` writes them (their afterstates, as rows of their own).
+  virtual std::span<const MoveValue> last_candidates() const { return {}; }
 };
 
 class ScoringPolicy {

@@ -63,11 +63,13 @@ class Search final : public PlacementPolicy {
   }
 
   double last_value() const override { return last_value_; }
+  std::span<const MoveValue> last_candidates() const override { return {cand_.data(), std::size_t(n_cand_)}; }
 
   Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
     const State& s = obs.state();
     const int type = obs.tile();
     last_value_ = std::numeric_limits<double>::quiet_NaN();
+    n_cand_ = 0;
     const int n = std::min(ranked_candidates(eval_, s, type, legal, moves_.data(), rng), p_.candidates);
     for (int i = 0; i < n; ++i) order_[i] = i;
     if (n == 1) return moves_[0].move;
@@ -77,6 +79,11 @@ class Search final : public PlacementPolicy {
     seed_ = rng();
     const int w = halving(s, type, b, rng);
     last_value_ = value_[w] / std::max(1, deals_);  // the winner met every deal
+    for (int k = 0; k < b; ++k) {  // the beam, the winner first, each by its rollouts' mean
+      const int i = order_[k];
+      cand_[std::size_t(k)] = MoveValue{moves_[i].move, value_[i] / std::max(1, seen_[i])};
+    }
+    n_cand_ = b;
     return moves_[w].move;
   }
 
@@ -130,6 +137,7 @@ class Search final : public PlacementPolicy {
         }
       }
       deals_ = deal;
+      for (int k = 0; k < alive; ++k) seen_[order_[k]] = deal;  // the deals each move met
       spent += per * alive;
       std::sort(order_.begin(), order_.begin() + alive, [&](int x, int y) {
         return value_[x] != value_[y] ? value_[x] > value_[y] : x < y;
@@ -203,6 +211,9 @@ class Search final : public PlacementPolicy {
   Record* record_ = nullptr;
   int deals_ = 0;  // deals played by the last halving()
   double last_value_ = std::numeric_limits<double>::quiet_NaN();  // last_value()
+  std::vector<MoveValue> cand_ = std::vector<MoveValue>(kMaxMoves);  // last_candidates(), sized once
+  std::vector<int> seen_ = std::vector<int>(kMaxMoves);
+  int n_cand_ = 0;
   HeuristicEvaluator eval_;  // the root's candidates
   HeuristicEvaluator leaf_;  // every later decision
   std::unique_ptr<ScoringPolicy> scoring_;

@@ -135,7 +135,7 @@ TEST_CASE("search's last_value is the mean of its chosen move's rollouts, and Na
   CHECK(std::isnan(heuristic->last_value()));
 }
 
-TEST_CASE("positions --board: 109 features and root_value after the first file's columns, which are unchanged") {
+TEST_CASE("positions --board: 109 features, root_value and chosen after the first file's columns, which are unchanged") {
   using test::run_carcsolo;
   test::TempDir dir;
   const std::vector<std::string> common = {"positions", "--games", "3", "--seed", "17", "--scoring", "best",
@@ -149,20 +149,25 @@ TEST_CASE("positions --board: 109 features and root_value after the first file's
   const std::string plain = test::read_text(dir / "plain.bin"), board = test::read_text(dir / "board.bin");
   const nlohmann::json hp = nlohmann::json::parse(plain.substr(0, plain.find('\n')));
   const nlohmann::json hb = nlohmann::json::parse(board.substr(0, board.find('\n')));
-  CHECK(hb["record"]["bytes"] == 536);
+  CHECK(hb["record"]["bytes"] == 540);
   CHECK(hb["feature_columns"].size() == 109);
-  CHECK(hb["target_columns"].back() == "root_value");
+  CHECK(hb["target_columns"].size() == 23);
+  CHECK(hb["target_columns"][21] == "root_value");
+  CHECK(hb["target_columns"][22] == "chosen");
+  CHECK(hb["candidates"] == false);
   CHECK(hb["rows"] == hp["rows"]);
   const std::size_t n = hp["rows"].get<std::size_t>();
   REQUIRE(n > 20);
   const unsigned char* a = reinterpret_cast<const unsigned char*>(plain.data()) + plain.find('\n') + 1;
   const unsigned char* b = reinterpret_cast<const unsigned char*>(board.data()) + board.find('\n') + 1;
   int finite = 0;
-  for (std::size_t r = 0; r < n; ++r, a += sim::kPositionRowBytes, b += 536) {
+  for (std::size_t r = 0; r < n; ++r, a += sim::kPositionRowBytes, b += 540) {
     CHECK(std::memcmp(a, b, 12 + 4 * 74) == 0);                       // head and the 74 features
     CHECK(std::memcmp(a + 12 + 4 * 74, b + 12 + 4 * 109, 4 * 21) == 0);  // the 21 targets
-    float root = 0, result = 0;
-    std::memcpy(&root, b + 536 - 4, 4);
+    float root = 0, result = 0, chosen = 0;
+    std::memcpy(&root, b + 540 - 8, 4);
+    std::memcpy(&chosen, b + 540 - 4, 4);
+    CHECK(chosen == 1);
     std::memcpy(&result, b + 12 + 4 * 109, 4);
     if (std::isfinite(root)) {
       ++finite;
@@ -170,4 +175,58 @@ TEST_CASE("positions --board: 109 features and root_value after the first file's
     }
   }
   CHECK(finite * 2 > int(n));  // most decisions had rollouts
+}
+
+TEST_CASE("positions --candidates: a row for every other move of search's beam, valued by its rollouts") {
+  using test::run_carcsolo;
+  test::TempDir dir;
+  const std::vector<std::string> common = {"positions", "--games", "4", "--seed", "23", "--scoring", "best", "--board",
+                                           "--placement", "search:candidates=6,beam=3,rollouts=4,leaf=1", "-q"};
+  auto args = common;
+  args.insert(args.end(), {"--out", "chosen.bin"});
+  REQUIRE(run_carcsolo(args, dir.path()).status == 0);
+  args = common;
+  args.insert(args.end(), {"--candidates", "--threads", "1", "--out", "all.bin"});
+  REQUIRE(run_carcsolo(args, dir.path()).status == 0);
+  args = common;
+  args.insert(args.end(), {"--candidates", "--threads", "2", "--out", "all2.bin"});
+  REQUIRE(run_carcsolo(args, dir.path()).status == 0);
+  const std::string chosen = test::read_text(dir / "chosen.bin"), all = test::read_text(dir / "all.bin");
+  CHECK(test::read_text(dir / "all2.bin") == all);  // the same on 1 and 2 threads
+  const nlohmann::json hc = nlohmann::json::parse(chosen.substr(0, chosen.find('\n')));
+  const nlohmann::json ha = nlohmann::json::parse(all.substr(0, all.find('\n')));
+  CHECK(ha["candidates"] == true);
+  const std::size_t nc = hc["rows"].get<std::size_t>(), na = ha["rows"].get<std::size_t>();
+  CHECK(na > nc + nc / 2);  // a beam of 3: up to two more rows per decision
+  CHECK(na <= 3 * nc);
+  const unsigned char* c = reinterpret_cast<const unsigned char*>(chosen.data()) + chosen.find('\n') + 1;
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(all.data()) + all.find('\n') + 1;
+  std::size_t matched = 0, others = 0, differ = 0;
+  const unsigned char* last_chosen = nullptr;
+  for (std::size_t r = 0; r < na; ++r, p += 540) {
+    float root = 0, flag = 0;
+    std::memcpy(&root, p + 540 - 8, 4);
+    std::memcpy(&flag, p + 540 - 4, 4);
+    if (flag == 1) {  // the move played: the row the file without --candidates has, byte for byte
+      REQUIRE(matched < nc);
+      CHECK(std::memcmp(p, c + matched * 540, 540) == 0);
+      ++matched;
+      last_chosen = p;
+      continue;
+    }
+    ++others;
+    REQUIRE(last_chosen != nullptr);
+    CHECK(flag == 0);
+    CHECK(std::memcmp(p, last_chosen, 12) == 0);  // the same game, turn and mover as the decision's row
+    differ += std::memcmp(p + 12, last_chosen + 12, 4 * 109) != 0;  // another afterstate (the features sum up the board: some agree)
+    CHECK(std::isfinite(root));
+    CHECK(root > 0);  // the net's value of its rollouts' ends, in points
+  }
+  CHECK(matched == nc);
+  CHECK(others > 0);
+  CHECK(differ * 2 > others);
+  args = {"positions", "--games", "1", "--candidates", "--out", "x.bin"};
+  const auto bad = run_carcsolo(args, dir.path());
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("--candidates needs --board") != std::string::npos);
 }

@@ -60,6 +60,7 @@ Header header(const PositionsRequest& req, const RunConfig& rc, std::uint64_t ga
           {"rows", rows},
           {"partial", partial},
           {"slots", kMaxColors},
+          {"candidates", req.layout.candidates},
           {"feature_columns", position_feature_columns(req.layout.board)},
           {"target_columns", position_target_columns(req.layout.board)},
           {"record",
@@ -96,7 +97,8 @@ int cmd_positions(const Args& args) {
   range.add_to(d, "number of games, >= 1");
   g.add_to(d);
   d.add_options()
-      ("board", "also the board block's 35 feature columns (the learned value's second feature set) and the target root_value, the placement policy's own value of its move (search's rollouts' mean; NaN when it has none)")
+      ("board", "also the board block's 35 feature columns (the learned value's second feature set) and the targets root_value, the placement policy's own value of its move (search's rollouts' mean; NaN when it has none), and chosen (1)")
+      ("candidates", "with --board: after each decision's row, a row for every other move the placement policy valued (search's beam): that move's afterstate, its value as root_value, chosen 0")
       ("mix", "draw each game's colours and meeples from (seed, game): half the games 3 x 4 (the rules), the rest uniform over 2..6 colours x 1..12 meeples (not with --colors or --meeples)")
       ("out", po::value(&out), "write the positions (carcassonne-solo-positions/1) to FILE (required)")
       ("quiet,q", "no summary on stdout");
@@ -120,6 +122,8 @@ int cmd_positions(const Args& args) {
   req.config = rc.game_config();
   req.mix = mix;
   req.layout.board = vm.count("board") > 0;
+  req.layout.candidates = vm.count("candidates") > 0;
+  if (req.layout.candidates && !req.layout.board) throw UsageError("--candidates needs --board (its rows' columns)");
   req.placement = rc.placement_policy;
   req.scoring = rc.scoring_policy;
   req.context = rc.context;

@@ -21,9 +21,10 @@ static_assert(std::endian::native == std::endian::little,
 
 namespace {
 
-// A row's head and features; with the board layout also its root_value (the last target).
+// A row's head and features; with the board layout also its root_value and chosen (the
+// last two targets).
 void put_row(PositionBytes& rows, PositionLayout layout, std::uint64_t game, int turn, int mover,
-             const float* features, double root_value) {
+             const float* features, double root_value, bool chosen = true) {
   const std::size_t at = rows.size();
   rows.resize(at + layout.row_bytes());
   unsigned char* p = rows.data() + at;
@@ -33,8 +34,8 @@ void put_row(PositionBytes& rows, PositionLayout layout, std::uint64_t game, int
   std::memcpy(p + 10, &m, 2);
   std::memcpy(p + kPositionRowHead, features, 4 * std::size_t(layout.features()));
   if (layout.board) {
-    const float v = float(root_value);
-    std::memcpy(p + layout.row_bytes() - 4, &v, 4);
+    const float v[2] = {float(root_value), chosen ? 1.0f : 0.0f};
+    std::memcpy(p + layout.row_bytes() - 8, v, 8);
   }
 }
 
@@ -61,7 +62,7 @@ std::vector<std::string> position_target_columns(bool board) {
   std::vector<std::string> names = {"result"};
   for (int slot = 0; slot < kMaxColors; ++slot) names.push_back("final_score_" + std::to_string(slot));
   for (const auto id : kGoalIds) names.push_back("goal_" + std::string(id));
-  if (board) names.push_back("root_value");
+  if (board) names.insert(names.end(), {"root_value", "chosen"});
   return names;
 }
 
@@ -71,14 +72,43 @@ GameOutcome play_positions_game(const GameSpec& spec, PlacementPolicy& placement
   Stacks stacks = spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game, spec.cfg.tiles);
   State s = State::initial(spec.cfg);
   DriverEnv<SilentHooks> env(stacks, placement, scoring, spec);
+  if (layout.candidates) features.rng = Rng(spec.seed, spec.game, Stream::search);
   const std::size_t first = rows.size();
   std::array<float, kAfterstateFeaturesBoard> f;
   // play_to_end of core/turn.hpp, with a row after each turn that placed a tile.
   while (!s.ended()) {
     const int mover = s.to_move(), turn = s.turn();
-    if (!play_turn(s, env)) continue;
+    if (!layout.candidates) {
+      if (!play_turn(s, env)) continue;
+      features.extract(s, mover, f.data(), layout.board);
+      put_row(rows, layout, spec.game, turn, mover, f.data(), placement.last_value());
+      continue;
+    }
+    // play_turn's parts, the State kept before the move to make the other candidates' afterstates.
+    MoveBuffer legal;
+    int n = 0;
+    const int type = draw_placeable(s, env, legal.data(), n);
+    std::array<std::uint16_t, kMaxCompleted> done;
+    int n_done = 0;
+    Move m = Move::none();
+    if (type != kNoType) {
+      features.before.copy_from(s);
+      m = env.choose(s, type, legal.data(), n);
+      n_done = place_tile(s, env, type, m, done.data());
+      if (n_done > 1) env.order(s, type, done.data(), n_done);
+    }
+    score_and_end_turn(s, env, done.data(), n_done);
+    if (type == kNoType) continue;
     features.extract(s, mover, f.data(), layout.board);
     put_row(rows, layout, spec.game, turn, mover, f.data(), placement.last_value());
+    for (const MoveValue& c : placement.last_candidates()) {
+      if (c.move.at.x == m.at.x && c.move.at.y == m.at.y && c.move.at.rot == m.at.rot && c.move.seg == m.seg &&
+          c.move.large == m.large)
+        continue;  // the move played: its row is above
+      play_to_afterstate(features.after, features.before, type, c.move, *features.scoring, features.rng);
+      features.extract(features.after, mover, f.data(), layout.board);
+      put_row(rows, layout, spec.game, turn, mover, f.data(), c.value, false);
+    }
   }
   play_final_scoring(s, env);
   put_targets(rows, layout, first, s);

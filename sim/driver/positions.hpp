@@ -17,11 +17,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/state.hpp"
 #include "policies/afterstate_features.hpp"
+#include "policies/lookahead.hpp"
 #include "policies/policy.hpp"
 #include "sim/driver/game.hpp"
 #include "sim/stats/stats.hpp"
@@ -41,13 +43,20 @@ static_assert(kPositionFeatures == 74 && kPositionTargets == 21 && kPositionRowB
               "a change of columns is a new format version (docs/positions-format.md)");
 
 // `positions --board`: the board block's 35 feature columns after the 74 (the learned
-// value's second feature set, policies/afterstate_features.hpp) and one target column after
-// the 21, root_value: the placement policy's own value of the move it chose (last_value();
-// NaN when it computed none). A row is then 12 + 4 x (109 + 22) = 536 bytes.
+// value's second feature set, policies/afterstate_features.hpp) and two target columns
+// after the 21: root_value, the placement policy's own value of the move (last_value();
+// NaN when it computed none), and chosen (1: the move played; 0: a row of --candidates).
+// A row is then 12 + 4 x (109 + 23) = 540 bytes.
+//
+// `--candidates` (with --board): after each decision's row, one row per other move the
+// policy valued (last_candidates(): search's beam), the afterstate that move would have
+// made, its value as root_value, chosen 0, and the game's outcome as the other targets
+// (the game did not go that way: a trainer reads root_value from such rows).
 struct PositionLayout {
   bool board = false;
+  bool candidates = false;
   int features() const { return board ? kAfterstateFeaturesBoard : kPositionFeatures; }
-  int targets() const { return kPositionTargets + (board ? 1 : 0); }
+  int targets() const { return kPositionTargets + (board ? 2 : 0); }
   std::size_t row_bytes() const { return kPositionRowHead + 4 * std::size_t(features() + targets()); }
 };
 
@@ -55,8 +64,13 @@ struct PositionLayout {
 std::vector<std::string> position_feature_columns(bool board = false);
 std::vector<std::string> position_target_columns(bool board = false);
 
-// The features of afterstates (policies/afterstate_features.hpp): one per thread.
-using PositionFeatures = AfterstateFeatures;
+// The features of afterstates (policies/afterstate_features.hpp), with what --candidates
+// needs to make the other moves' afterstates: one per thread.
+struct PositionFeatures : AfterstateFeatures {
+  State before, after;  // the State before the move, a candidate's afterstate
+  std::unique_ptr<ScoringPolicy> scoring = make_lookahead_scoring();
+  Rng rng;  // the candidates' scoring order (reseeded per game: Stream::search of the game)
+};
 
 // Rows of kPositionRowBytes bytes each, back to back.
 using PositionBytes = std::vector<unsigned char>;
