@@ -3,7 +3,9 @@
 (results/value-generations.md, results/value-generations.png) from the compare files of
 scripts/value_generations:
 
-  scripts/value_generations_report.py results/value-generations GENERATIONS > results/value-generations.md
+  scripts/value_generations_report.py results/value-generations GENERATIONS [--plot] > results/value-generations.md
+
+--plot also draws results/value-generations.png (matplotlib); the table is the same without it.
 
 Each eval-genK.json is one `compare` (the same games for every player; `search` first). A
 player's time per move is its run's seconds x threads / (mean tiles placed x games); the
@@ -51,10 +53,10 @@ def rows_of(path):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4) or (len(sys.argv) == 4 and sys.argv[3] != "--plot"):
         print(__doc__)
         return 2
-    folder, gens = sys.argv[1], int(sys.argv[2])
+    folder, gens, plot = sys.argv[1], int(sys.argv[2]), len(sys.argv) == 4
     table = []
     for k in range(0, gens + 1):
         path = os.path.join(folder, "eval-gen%d.json" % k)
@@ -100,6 +102,18 @@ def main():
             k, "`%s` %.2f" % (c["spec"], c["mean"]) if c else "none",
             "`%s` %.2f, %+.2f (%+.2f, %+.2f)" % (s["spec"], s["mean"], s["diff"], s["diff_ci"][0], s["diff_ci"][1])
             if s else "none"))
+    first = os.path.join(folder, "chosen-only", "eval-gen1.json")
+    if os.path.exists(first):
+        rows, net, doc = rows_of(first)
+        print("\nThe first attempt (kept in `chosen-only/`): generation 1 fitted on the moves played only, 3,000")
+        print("games of `search:leaf=1` with the built-in net, `--board` without `--candidates`, 12 epochs, the")
+        print("same measurement (generation 0's figures are the same games as above):\n")
+        print("| generation | net | player | mean (95% CI) | ms per move | x search | paired difference to `search` (95% CI) |")
+        print("|---:|---|---|---:|---:|---:|---:|")
+        for r in rows:
+            diff = ("%+.2f (%+.2f, %+.2f)" % (r["diff"], r["diff_ci"][0], r["diff_ci"][1])) if "diff" in r else ""
+            print("| 1 (moves played only) | %s | `%s` | %.2f (%.2f-%.2f) | %.2f | %.3fx | %s |" %
+                  (net.get("hash", "?")[:8], r["spec"], r["mean"], r["ci"][0], r["ci"][1], r["ms"], r["ratio"], diff))
     options = []
     for name in ("4x3", "3x6"):
         path = os.path.join(folder, "options-%s.json" % name)
@@ -118,12 +132,12 @@ def main():
                 print("| %s | %s | `%s` | %.2f (%.2f-%.2f) | %.2f | %.3fx | %s |" %
                       (name.replace("x", " x "), net.get("hash", "?")[:8], r["spec"], r["mean"], r["ci"][0],
                        r["ci"][1], r["ms"], r["ratio"], diff))
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    print("\n![strength against time by generation](value-generations.png)")
+    if not plot:
         return 0
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for k, rows, _, _ in table:
         pts = sorted((r["ratio"], r["mean"]) for r in rows[1:])
@@ -137,7 +151,6 @@ def main():
     fig.tight_layout()
     fig.savefig(os.path.join(os.path.dirname(os.path.abspath(folder)), "value-generations.png"), dpi=110,
                 metadata={"Software": None})
-    print("\n![strength against time by generation](value-generations.png)")
     return 0
 
 
