@@ -72,8 +72,11 @@ def main():
     print("# The learned value by generation: strength against time\n")
     print("Written by `scripts/value_generations` (expert iteration: `search:leaf=1` plays with the")
     print("previous generation's net at its leaves, every decision is written with the board block and")
-    print("search's own value of its move, the next net is fitted to the mean of the result and that value;")
-    print("generation 0 is the built-in net, fitted on heuristic games). Each generation is measured in")
+    print("search's own value of its move, and every other move of its beam with search's value of it; the")
+    print("next net is fitted to the last two generations' data: the moves played to the mean of the result")
+    print("and search's value, the other moves to search's value; generation 0 is the built-in net, fitted on")
+    print("heuristic games). The data, nets and measurements: `results/value-generations/`; the commands are")
+    print("in the script, each file's `performance.command_line` and each net's `info` lines. Each generation is measured in")
     print("one `compare` of %d games of seed %s at 3 colours x 4 meeples, scoring `best`, a seed no"
           % (table[0][1][0]["games"], first_doc["config"]["seed"] if "seed" in first_doc["config"] else "?"))
     print("generation trained on; ms per move = the run's seconds x threads x 1000 / (mean tiles x games),")
@@ -139,9 +142,13 @@ def main():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for k, rows, _, _ in table:
-        pts = sorted((r["ratio"], r["mean"]) for r in rows[1:])
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label="generation %d" % k)
+    for k, rows, _, _ in table:  # the searches with the net at the leaves as a line, the 1-ply value apart
+        pts = sorted((r["ratio"], r["mean"]) for r in rows[1:] if r["spec"].startswith("search"))
+        line, = ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                        label="generation %d: search with the net at the leaves" % k)
+        ones = [(r["ratio"], r["mean"]) for r in rows[1:] if r["spec"].startswith("value")]
+        ax.plot([p[0] for p in ones], [p[1] for p in ones], marker="s", linestyle="none", color=line.get_color(),
+                label="generation %d: value:expect=1" % k)
     ax.axhline(table[0][1][0]["mean"], color="grey", linestyle="--", label="search (generation 0's run)")
     ax.set_xscale("log")
     ax.set_xlabel("time per move, x search's")
