@@ -101,6 +101,34 @@ Driven drive(std::uint64_t seed, std::uint64_t game, const AdviceOptions& opt, c
   return d;
 }
 
+// Replays a logged game's draws and moves at the table (the large meeple as logged).
+json replayed_at_the_table(const json& log, const carc::Config& cfg, int& discards,
+                            const std::string& placement = "random") {
+  SteppedGame g(SteppedGame::AtTheTable{}, cfg, "best", kSeed);
+  for (const auto& turn : log.at("turns")) {
+    REQUIRE(g.needs_draw());
+    REQUIRE(g.state().to_move() == turn.at("color").get<int>());
+    g.draw(carc::tile_type(turn.at("tile").get<std::string>()));
+    if (turn.at("discarded").get<bool>()) {
+      ++discards;
+      continue;
+    }
+    Move m{g.legal()[0], Move::kNoMeeple};
+    for (const auto& pl : g.legal())
+      if (pl.x == turn.at("x").get<int>() && pl.y == turn.at("y").get<int>() && pl.rot == turn.at("rot").get<int>())
+        m.at = pl;
+    if (!turn.at("meeple").is_null())
+      for (int seg = 0; seg < carc::kTiles[g.tile()].nseg; ++seg)
+        if (carc::segment_name(g.tile(), m.at.rot, seg) == turn.at("meeple").get<std::string>())
+          m.seg = std::uint8_t(seg);
+    m.large = turn.value("large", false);
+    g.play(m);
+    if (g.ordering()) g.order({});
+  }
+  REQUIRE(g.over());
+  return g.log(placement);
+}
+
 }  // namespace
 
 TEST_CASE("advise: the advice at a position is analyse's analysis of it, move for move and value for value") {
@@ -205,61 +233,13 @@ TEST_CASE("game at the table: the same draws and moves make the dealt game's log
   int discards = 0;
   for (std::uint64_t game = 0; game < 40; ++game) {  // games 30 and 36 have a discard
     const json log = carc::sim::play_logged_game({{3, 4}, kSeed, game}, *p, *s, "greedy", "best");
-    SteppedGame g(SteppedGame::AtTheTable{}, {3, 4}, "best", kSeed);
-    for (const auto& turn : log.at("turns")) {
-      REQUIRE(g.needs_draw());
-      REQUIRE(g.state().to_move() == turn.at("color").get<int>());
-      g.draw(carc::tile_type(turn.at("tile").get<std::string>()[0]));
-      if (turn.at("discarded").get<bool>()) {
-        ++discards;
-        continue;
-      }
-      Move m{g.legal()[0], Move::kNoMeeple};
-      for (const auto& pl : g.legal())
-        if (pl.x == turn.at("x").get<int>() && pl.y == turn.at("y").get<int>() && pl.rot == turn.at("rot").get<int>())
-          m.at = pl;
-      if (!turn.at("meeple").is_null())
-        for (int seg = 0; seg < carc::kTiles[g.tile()].nseg; ++seg)
-          if (carc::segment_name(g.tile(), m.at.rot, seg) == turn.at("meeple").get<std::string>())
-            m.seg = std::uint8_t(seg);
-      g.play(m);
-      if (g.ordering()) g.order({});
-    }
-    REQUIRE(g.over());
-    json t = g.log("greedy");
+    const json t = replayed_at_the_table(log, {3, 4}, discards, "greedy");
     CHECK(!carc::sim::verify_game_log(t));
     for (const char* key : {"turns", "final_scoring", "end", "scores", "result", "goals", "config"})
       CHECK(t.at(key) == log.at(key));
     if (log.at("end").at("reason") == "tiles_exhausted") CHECK(t.at("stacks") == log.at("stacks"));
   }
   CHECK(discards > 0);  // some draws were discarded at the table too
-}
-
-// Replays a logged game's draws and moves at the table (the large meeple as logged).
-json replayed_at_the_table(const json& log, const carc::Config& cfg, int& discards) {
-  SteppedGame g(SteppedGame::AtTheTable{}, cfg, "best", kSeed);
-  for (const auto& turn : log.at("turns")) {
-    REQUIRE(g.needs_draw());
-    REQUIRE(g.state().to_move() == turn.at("color").get<int>());
-    g.draw(carc::tile_type(turn.at("tile").get<std::string>()));
-    if (turn.at("discarded").get<bool>()) {
-      ++discards;
-      continue;
-    }
-    Move m{g.legal()[0], Move::kNoMeeple};
-    for (const auto& pl : g.legal())
-      if (pl.x == turn.at("x").get<int>() && pl.y == turn.at("y").get<int>() && pl.rot == turn.at("rot").get<int>())
-        m.at = pl;
-    if (!turn.at("meeple").is_null())
-      for (int seg = 0; seg < carc::kTiles[g.tile()].nseg; ++seg)
-        if (carc::segment_name(g.tile(), m.at.rot, seg) == turn.at("meeple").get<std::string>())
-          m.seg = std::uint8_t(seg);
-    m.large = turn.value("large", false);
-    g.play(m);
-    if (g.ordering()) g.order({});
-  }
-  REQUIRE(g.over());
-  return g.log("random");
 }
 
 TEST_CASE("game at the table, every tile set: the same draws and moves make the dealt game's log") {
