@@ -279,7 +279,7 @@ void Evaluator::expect_features(const Oriented& o) {
           apply(fo, side_factor(cell.code, d), -1);
           continue;
         }
-        const int code = cell.code_near[d] | o.edge[d] << (2 * opposite(d));
+        const int code = cell.code_near[d] | (o.edge[d] & 3) << (2 * opposite(d));  // water leaves no code
         apply(fo, side_factor(code, opposite(d)), 1);
       }
     }
@@ -309,7 +309,7 @@ void Evaluator::expect_neighbour_cells(const Oriented& o) {
     const NearSide& ns = cell.sides[i];
     if (delta.is_gone(ns.root)) continue;
     const int code = cell.code_near[ns.d];
-    const int code2 = code | o.edge[ns.d] << (2 * opposite(ns.d));
+    const int code2 = code | (o.edge[ns.d] & 3) << (2 * opposite(ns.d));  // water leaves no code
     const Factor& before = side_factor(code, ns.d2);
     const Factor& after = side_factor(code2, ns.d2);
     if (&before == &after) continue;  // as many closers as before

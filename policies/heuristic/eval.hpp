@@ -332,7 +332,7 @@ struct Evaluator {
     for (std::uint8_t b = m.beside; b; b &= std::uint8_t(b - 1)) {
       const int d = std::countr_zero(b);
       ++odds.sides;
-      odds.zeros += fit(cell.code_near[d] | o.edge[d] << (2 * opposite(d))) == 0;
+      odds.zeros += fit(cell.code_near[d] | (o.edge[d] & 3) << (2 * opposite(d))) == 0;
     }
     return odds;
   }
@@ -415,7 +415,7 @@ struct Evaluator {
   // The factor of the side that a tile showing `edge` (city or road) at d opens there.
   const Factor& opened(int d, int edge) {
     const int od = opposite(d);
-    return side_factor(cell.code_near[d] | edge << (2 * od), od);
+    return side_factor(cell.code_near[d] | (edge & 3) << (2 * od), od);
   }
   // What analyse_placement and expect_features do, in one pass, when no board feature is
   // behind two edges of the cell (then every segment is a feature of its own, and the

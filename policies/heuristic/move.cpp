@@ -15,7 +15,7 @@ inline void Evaluator::absorbing(const Oriented& o) {
   for (unsigned b = ~cell.nb.occupied & 15u; b; b &= b - 1) {
     const int d = std::countr_zero(b);
     const int od = opposite(d);
-    const int code = cell.code_near[d] | o.edge[d] << (2 * od);
+    const int code = cell.code_near[d] | (o.edge[d] & 3) << (2 * od);  // a water edge leaves no code (kWater & 3)
     const int occ = cell.occ_near[d];
     if (o.seg[d] >= 0) {
       const int fi = e.feat_of_seg[o.seg[d]];
