@@ -261,12 +261,11 @@ std::uint8_t State::free_segments(int type, Placement p) const {
 }
 
 void State::draw(int type) {
-  assert(unseen_[type] > 0);
+  assert(draw_rule(type) == DrawRule::ok);
   if (river_left_ > 0) [[unlikely]] {
-    assert(is_river(type));
     --river_left_;
   } else {
-    assert(stack_left_[to_move_] > 0 && !is_river(type));
+    assert(stack_left_[to_move_] > 0);
     --stack_left_[to_move_];
   }
   --unseen_[type];

@@ -165,6 +165,20 @@ struct ScoreEvent {
 // The colour used to draw from the river stack (core/turn.hpp: Env::draw).
 inline constexpr int kRiverStack = kMaxColors;
 
+// The tile types a draw may bring, [first, end) (State::draw_types).
+struct DrawTypes {
+  int first, end;
+};
+
+// Whether a tile type can be the next draw, or why not (State::draw_rule).
+enum class DrawRule : std::uint8_t {
+  ok,
+  none_unseen,    // no tile of the type is left to draw
+  land_in_river,  // the river stack still holds tiles: the draw is a river tile
+  river_spent,    // the river stack is empty: a river tile cannot come
+  lake_early,     // the lake is the river stack's last tile, and others are left
+};
+
 struct Config {
   Config() = default;
   Config(int c, int m) : colors(c), meeples(m) {}
@@ -204,6 +218,23 @@ class State {
   // the river's open end while it flows (kNoCell when it has none).
   int river_left() const { return river_left_; }
   int river_end() const { return open_end_; }
+  // The next draw (expansions.md, "The river"), the rule's one statement: from the river
+  // stack (kRiverStack) while it holds tiles, a river type and the lake only as its last;
+  // then from the colour to move's stack, a land type. The turn template, the look-ahead's
+  // chance nodes, the table and the log's replay ask here.
+  int draw_stack() const { return river_left_ > 0 ? kRiverStack : to_move_; }
+  DrawTypes draw_types() const {
+    if (river_left_ == 0) [[likely]]
+      return {0, type_end_ < kFirstRiver ? int(type_end_) : kFirstRiver};
+    return river_left_ == 1 ? DrawTypes{kLakeType, kLakeType + 1} : DrawTypes{kFirstRiver, kLakeType};
+  }
+  DrawRule draw_rule(int type) const {
+    if (type < 0 || type >= kTileTypes || unseen_[type] == 0) return DrawRule::none_unseen;
+    const DrawTypes d = draw_types();
+    if (type >= d.first && type < d.end) return DrawRule::ok;
+    if (river_left_ == 0) return DrawRule::river_spent;
+    return is_river(type) ? DrawRule::lake_early : DrawRule::land_in_river;
+  }
   int start_type() const { return start_type_; }
   // Whether the game deals tile types beyond the base set's (Inns & Cathedrals, the river).
   bool beyond_base() const { return beyond_base_; }

@@ -103,6 +103,23 @@ inline constexpr TileCounts kBaseCounts = [] {
 }();
 static_assert(kBaseCounts.land() == 71);
 
+// The river stack as dealt (expansions.md, "Set-up"): the river tiles but the spring in a
+// shuffled order, the lake under them. `count(t)` is how many of type t go in (a set's
+// counts, or the tiles a player has not seen); `shuffle(first, n)` orders the first n
+// written (a deal's stream, or a look-ahead's re-deal). Writes to `out` and returns how
+// many tiles it wrote. The one place that lays the river stack: the deal and the re-deals.
+static_assert(kLakeType == kTileTypes - 1, "the lake is the catalogue's last type");
+template <class Count, class Shuffle>
+constexpr int lay_river_stack(Count&& count, std::uint8_t* out, Shuffle&& shuffle) {
+  int n = 0;
+  for (int t = kFirstRiver; t < kLakeType; ++t)
+    if (t != kSpringType)
+      for (int k = count(t); k > 0; --k) out[n++] = std::uint8_t(t);
+  shuffle(out, n);
+  for (int k = count(kLakeType); k > 0; --k) out[n++] = std::uint8_t(kLakeType);
+  return n;
+}
+
 // Structural checks on the catalogue: segments touch exactly the edges of their kind,
 // every road/city edge belongs to exactly one segment, pennants only on cities.
 constexpr bool catalogue_consistent(const std::array<TileDef, kTileTypes>& set) {

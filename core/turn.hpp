@@ -55,7 +55,7 @@ template <TurnEnv Env>
 int draw_placeable(State& s, Env& env, Placement* legal, int& n) {
   const int c = s.to_move();
   for (;;) {
-    const int type = env.draw(s.river_left() > 0 ? kRiverStack : c);
+    const int type = env.draw(s.draw_stack());
     n = take_draw(s, env, type, legal);
     if (n > 0) return type;
     if (s.stack_left(c) == 0) return kNoType;
@@ -72,15 +72,31 @@ int place_tile(State& s, Env& env, int type, const Move& m, std::uint16_t* done)
   return n_done;
 }
 
-// Scores the completed features in the order given, then ends the turn.
+// Scores the completed features in the order given.
 template <TurnEnv Env>
-void score_and_end_turn(State& s, Env& env, const std::uint16_t* done, int n_done) {
+void score_completed(State& s, Env& env, const std::uint16_t* done, int n_done) {
   for (int i = 0; i < n_done; ++i) {
     const ScoreEvent e = s.score_feature(done[i]);
     env.on_score(s, done[i], e);
   }
+}
+
+// ...then ends the turn.
+template <TurnEnv Env>
+void score_and_end_turn(State& s, Env& env, const std::uint16_t* done, int n_done) {
+  score_completed(s, env, done, n_done);
   env.on_turn_end(s);
   s.end_turn();
+}
+
+// Steps 1-3 of a turn for the tile in hand: places it with the move's meeple, then scores
+// the features it completed in the Env's order. The turn is not ended.
+template <TurnEnv Env>
+void play_move(State& s, Env& env, int type, const Move& m) {
+  std::array<std::uint16_t, kMaxCompleted> done;
+  const int n_done = place_tile(s, env, type, m, done.data());
+  if (n_done > 1) env.order(s, type, done.data(), n_done);
+  score_completed(s, env, done.data(), n_done);
 }
 
 // One whole turn. Returns whether a tile was placed (false: the turn ended in discards).
@@ -89,14 +105,9 @@ bool play_turn(State& s, Env& env) {
   MoveBuffer legal;  // not zeroed: only the first n entries are read
   int n = 0;
   const int type = draw_placeable(s, env, legal.data(), n);
-  std::array<std::uint16_t, kMaxCompleted> done;
-  int n_done = 0;
-  if (type != kNoType) {
-    const Move m = env.choose(s, type, legal.data(), n);
-    n_done = place_tile(s, env, type, m, done.data());
-    if (n_done > 1) env.order(s, type, done.data(), n_done);
-  }
-  score_and_end_turn(s, env, done.data(), n_done);
+  if (type != kNoType) play_move(s, env, type, env.choose(s, type, legal.data(), n));
+  env.on_turn_end(s);
+  s.end_turn();
   return type != kNoType;
 }
 

@@ -7,11 +7,8 @@ namespace carc {
 std::unique_ptr<ScoringPolicy> make_lookahead_scoring() { return make_scoring_policy("best"); }
 
 void apply_move(State& s, int type, const Move& m, ScoringPolicy& scoring, Rng& rng) {
-  std::uint16_t done[kMaxCompleted];
-  std::uint8_t free_mask = 0;
-  const int n = s.place(type, m.at, m.seg, done, &free_mask, m.large);
-  if (n > 1) scoring.order_features(Observation(s, type), {done, std::size_t(n)}, rng);
-  for (int i = 0; i < n; ++i) s.score_feature(done[i]);
+  RolloutEnv env{{}, nullptr, nullptr, &scoring, &rng};  // orders the features, draws nothing
+  play_move(s, env, type, m);
 }
 
 void play_to_afterstate(State& after, const State& s, int type, const Move& m,
@@ -42,10 +39,7 @@ void Redeal::deal(const State& s, Rng& rng) {
   int n = 0;
   for (int t = 0; t < kFirstRiver; ++t)
     for (int k = s.unseen(t); k > 0; --k) tiles_[n++] = std::uint8_t(t);
-  for (int i = n; i > 1; --i) {  // Fisher-Yates with Boost-identical numbers
-    const int j = int(uniform_below(rng, std::uint32_t(i)));
-    std::swap(tiles_[i - 1], tiles_[j]);
-  }
+  shuffle(rng, tiles_.data(), n);
   int at = 0;
   for (int c = 0; c < s.colors(); ++c) {
     begin_[c] = std::uint8_t(at);
@@ -54,17 +48,9 @@ void Redeal::deal(const State& s, Rng& rng) {
   assert(at == n);  // every unseen land tile is in some stack
   // The river stack (expansions.md): its unseen tiles re-dealt, the lake (public) last.
   begin_[kRiverStack] = std::uint8_t(at);
-  if (s.river_left() > 0) [[unlikely]] {
-    const int first = at;
-    for (int t = kFirstRiver; t < kTileTypes; ++t)
-      if (t != kLakeType)
-        for (int k = s.unseen(t); k > 0; --k) tiles_[std::size_t(at++)] = std::uint8_t(t);
-    for (int i = at - first; i > 1; --i) {
-      const int j = int(uniform_below(rng, std::uint32_t(i)));
-      std::swap(tiles_[std::size_t(first + i - 1)], tiles_[std::size_t(first + j)]);
-    }
-    for (int k = s.unseen(kLakeType); k > 0; --k) tiles_[std::size_t(at++)] = std::uint8_t(kLakeType);
-  }
+  if (s.river_left() > 0) [[unlikely]]
+    at += lay_river_stack([&](int t) { return s.unseen(t); }, &tiles_[std::size_t(at)],
+                          [&](std::uint8_t* first, int m) { shuffle(rng, first, m); });
   next_ = begin_;
 }
 

@@ -50,12 +50,8 @@ template <class Best>
 double expect_next_draw(const State& after, State& child, Placement* legal, Best&& best) {
   double sum = 0;
   int weight = 0;
-  // The next draw is a land tile, or while the river flows a river tile (the lake only as
-  // the river stack's last).
-  const int river = after.river_left();
-  const int from = river == 0 ? 0 : river == 1 ? kLakeType : kFirstRiver;
-  const int to = river == 0 ? kFirstRiver : river == 1 ? kLakeType + 1 : kLakeType;
-  for (int t = from; t < to; ++t) {
+  const DrawTypes types = after.draw_types();  // a land tile, or a river tile while it flows
+  for (int t = types.first; t < types.end; ++t) {
     const int count = after.unseen(t);
     if (count == 0) continue;
     child.copy_from(after);

@@ -151,45 +151,34 @@ class Search final : public PlacementPolicy {
   // for every move that meets it.
   void deal_on(const State& s, int deal) { deal_.deal_numbered(s, seed_, deal); }
 
-  // `m` played, then the heuristic's moves for `turns` turns on the deal; the value of
-  // the last (leaf=1: the net's value of the afterstate reached).
+  // `m` played, then the heuristic's moves for `turns` turns on the deal, each turn by
+  // core's turn template (the draws, discards and the river's order as in a game); the
+  // value of the last move (leaf=1: the net's value of the afterstate reached).
   double rollout(const State& s, int type, const ScoredMove& m, Rng& rng) {
     State& st = after_;
     play_to_afterstate(st, s, type, m.move, *scoring_, rng);
     deal_.rewind();
-    double v = m.value;
-    int mover = s.to_move();  // whose decision the current afterstate follows
-    for (int t = 0; t < p_.turns && !st.ended(); ++t) {
-      const int tile = draw_placeable(st);
-      if (tile < 0) {  // the colour discarded its last tile
-        st.end_turn();
-        continue;
-      }
-      const int nl = st.legal_placements(tile, legal_.data());
-      const int ne = leaf_.evaluate(st, tile, {legal_.data(), std::size_t(nl)}, inner_.data(), rng);
-      int best = 0;
-      for (int j = 1; j < ne; ++j)
-        if (inner_[j].value > inner_[best].value) best = j;
-      v = inner_[best].value;
-      mover = st.to_move();
-      apply_move(st, tile, inner_[best].move, *scoring_, rng);
-      st.end_turn();
-    }
-    return p_.leaf ? double(valuer_->afterstate(st, mover)) : v;
+    LeafEnv env{{&deal_, nullptr, scoring_.get(), &rng}, &leaf_, inner_.data(), m.value, s.to_move()};
+    for (int t = 0; t < p_.turns && !st.ended(); ++t) play_turn(st, env);
+    return p_.leaf ? double(valuer_->afterstate(st, env.mover)) : env.value;
   }
 
-  // The colour to move draws from the deal, discarding tiles that fit nowhere; -1 when
-  // its stack runs out first.
-  int draw_placeable(State& st) {
-    const int c = st.to_move();
-    while (st.stack_left(c) > 0) {
-      const int tile = deal_.draw(c);
-      st.draw(tile);
-      if (st.count_placements(tile) > 0) return tile;
-      st.discard(tile);
+  // The rollouts' turns: the heuristic's best move, its value and whose it was kept.
+  struct LeafEnv : RolloutEnv {
+    HeuristicEvaluator* leaf;
+    ScoredMove* moves;  // kMaxMoves
+    double value;       // the heuristic's value of the last move chosen
+    int mover;          // whose decision the current afterstate follows
+    Move choose(const State& st, int tile, const Placement* legal, int n) {
+      const int ne = leaf->evaluate(st, tile, {legal, std::size_t(n)}, moves, *rng);
+      int best = 0;
+      for (int j = 1; j < ne; ++j)
+        if (moves[j].value > moves[best].value) best = j;
+      value = moves[best].value;
+      mover = st.to_move();
+      return moves[best].move;
     }
-    return -1;
-  }
+  };
 
   // Reporting only (choose_reporting): each rollout's value by (candidate, deal).
   struct Record {

@@ -87,4 +87,16 @@ std::uint64_t uniform_below(Engine& eng, std::uint32_t n) {
   }
 }
 
+// Fisher-Yates over a[0, n) with uniform_below's numbers (Boost's), from the back: the
+// shuffle of every deal and re-deal.
+template <class Engine, class T>
+void shuffle(Engine& eng, T* a, int n) {
+  for (int i = n; i > 1; --i) {
+    const std::size_t j = std::size_t(uniform_below(eng, std::uint32_t(i)));
+    T x = a[i - 1];
+    a[i - 1] = a[j];
+    a[j] = x;
+  }
+}
+
 }  // namespace carc

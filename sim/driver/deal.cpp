@@ -64,26 +64,14 @@ Stacks deal(int colors, std::uint64_t seed, std::uint64_t game, const TileCounts
   s.colors = colors;
   const int n = land_deck(tiles, s.tiles.data());
   Rng rng(seed, game, Stream::deal);
-  for (int i = n; i > 1; --i) {
-    const int j = int(uniform_below(rng, std::uint32_t(i)));  // Boost's numbers, faster
-    std::swap(s.tiles[i - 1], s.tiles[j]);
-  }
+  shuffle(rng, s.tiles.data(), n);
   cut(s, colors, n);
   int at = n;
   s.begin[kRiverStack] = std::uint8_t(at);
   s.next[kRiverStack] = std::uint8_t(at);
-  if (tiles.river()) {
-    const int first = at;
-    for (int t = kFirstRiver; t < kTileTypes; ++t)
-      if (t != tiles.start && t != kLakeType)
-        for (int k = 0; k < tiles.count[t]; ++k) s.tiles[std::size_t(at++)] = std::uint8_t(t);
-    const int m = at - first;
-    for (int i = m; i > 1; --i) {
-      const int j = int(uniform_below(rng, std::uint32_t(i)));
-      std::swap(s.tiles[std::size_t(first + i - 1)], s.tiles[std::size_t(first + j)]);
-    }
-    s.tiles[std::size_t(at++)] = std::uint8_t(kLakeType);
-  }
+  if (tiles.river())
+    at += lay_river_stack([&](int t) { return int(tiles.count[std::size_t(t)]); }, &s.tiles[std::size_t(at)],
+                          [&](std::uint8_t* first, int m) { shuffle(rng, first, m); });
   s.begin[kRiverStack + 1] = std::uint8_t(at);
   return s;
 }

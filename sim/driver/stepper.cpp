@@ -62,19 +62,22 @@ void SteppedGame::draw(int type) {
   if (in_set == 0)
     throw std::invalid_argument("tile " + std::string(tile_name(type)) + " is not in this game's set (" +
                                 std::string(spec_.cfg.tileset) + ")");
-  if (s_.unseen(type) == 0)
-    throw std::invalid_argument("no tile " + std::string(tile_name(type)) + " is left to draw (all " +
-                                std::to_string(in_set) + " are seen)");
-  const bool river = s_.river_left() > 0;
-  if (river && !is_river(type))
-    throw std::invalid_argument("the river is laid first: the tile drawn now is a river tile (R1..R9), not " +
-                                std::string(tile_name(type)));
-  if (!river && is_river(type))
-    throw std::invalid_argument("the river stack is empty: " + std::string(tile_name(type)) + " cannot be drawn");
-  if (river && type == kLakeType && s_.river_left() > 1)
-    throw std::invalid_argument("the lake (R9) is the river stack's last tile: " +
-                                std::to_string(s_.river_left() - 1) + " other river tiles come first");
+  const std::string name(tile_name(type));
+  switch (s_.draw_rule(type)) {
+    case DrawRule::ok:
+      break;
+    case DrawRule::none_unseen:
+      throw std::invalid_argument("no tile " + name + " is left to draw (all " + std::to_string(in_set) + " are seen)");
+    case DrawRule::land_in_river:
+      throw std::invalid_argument("the river is laid first: the tile drawn now is a river tile (R1..R9), not " + name);
+    case DrawRule::river_spent:
+      throw std::invalid_argument("the river stack is empty: " + name + " cannot be drawn");
+    case DrawRule::lake_early:
+      throw std::invalid_argument("the lake (R9) is the river stack's last tile: " +
+                                  std::to_string(s_.river_left() - 1) + " other river tiles come first");
+  }
   const int c = s_.to_move();
+  const bool river = s_.draw_stack() == kRiverStack;
   std::string& drawn = river ? river_drawn_ : drawn_[std::size_t(c)];
   if (s_.beyond_base()) drawn += ' ';
   drawn += tile_name(type);

@@ -184,6 +184,8 @@ class Replayer {
     expect(*entry_, "color", s.to_move(), "color");
     const int type = stacks_[std::size_t(c)][pos_[std::size_t(c)]++];
     expect(*entry_, "tile", std::string(tile_name(type)), "tile");
+    if (s.draw_rule(type) != DrawRule::ok)  // stacks as read hold only what the rules let come
+      fail("stacks", "tiles in an order the rules can draw", std::string(tile_name(type)));
     return type;
   }
 

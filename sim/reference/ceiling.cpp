@@ -45,13 +45,20 @@ std::uint64_t position_key(const State& s) {
   return h;
 }
 
-// Final scoring in the `best` order (nothing is drawn or chosen any more).
-struct FinalEnv : SilentHooks {
+// The ceiling's Env of core/turn.hpp: the draws read from the dealt stacks at the position
+// `at` has reached (many positions share one deal), final scoring in the `best` order. The
+// beam chooses the moves itself, between the template's steps.
+struct CeilingEnv : SilentHooks {
+  const Stacks* stacks;
+  const State* at;
   ScoringPolicy* scoring;
   Rng* rng;
-  int draw(int) { throw std::logic_error("ceiling: a draw during final scoring"); }
-  Move choose(const State&, int, const Placement*, int) { return Move::none(); }
-  void order(const State&, int, std::uint16_t*, int) {}
+  int draw(int c) const {
+    const int left = c == kRiverStack ? at->river_left() : at->stack_left(c);
+    return stacks->tiles[std::size_t(stacks->begin[c] + stacks->size(c) - left)];
+  }
+  Move choose(const State&, int, const Placement*, int) { throw std::logic_error("ceiling: the beam chooses"); }
+  void order(const State&, int, std::uint16_t*, int) { throw std::logic_error("ceiling: the beam orders"); }
   void order_final(const State& s, std::uint8_t* colors, int n) {
     scoring->order_final(Observation(s, kNoType), {colors, std::size_t(n)}, *rng);
   }
@@ -99,30 +106,15 @@ class Beam {
   }
 
  private:
-  int next_tile(const State& s, int c) const {
-    if (s.river_left() > 0)  // the river stack is drawn first (expansions.md)
-      return stacks_.tiles[stacks_.begin[kRiverStack] + stacks_.size(kRiverStack) - s.river_left()];
-    return stacks_.tiles[stacks_.begin[c] + stacks_.size(c) - s.stack_left(c)];
-  }
-
-  // The colour to move draws until a tile fits (discarding those that fit nowhere). Returns
-  // the tile and its placements, or kNoType when the stack ran out first.
-  int draw_placeable(State& s, MoveBuffer& legal, int& n) const {
-    const int c = s.to_move();
-    for (;;) {
-      const int type = next_tile(s, c);
-      s.draw(type);
-      n = s.legal_placements(type, legal.data());
-      if (n > 0) return type;
-      s.discard(type);
-      if (s.stack_left(c) == 0) return kNoType;
-    }
+  // The colour to move draws until a tile fits (discarding those that fit nowhere), by the
+  // turn template. Returns the tile and its placements, or kNoType when the stack ran out.
+  int draw_placeable(State& s, MoveBuffer& legal, int& n) {
+    CeilingEnv env{{}, &stacks_, &s, scoring_.get(), &rng_};
+    return carc::draw_placeable(s, env, legal.data(), n);
   }
 
   void finish(State& s, int line, bool helped) {
-    FinalEnv env;
-    env.scoring = scoring_.get();
-    env.rng = &rng_;
+    CeilingEnv env{{}, &stacks_, &s, scoring_.get(), &rng_};
     play_final_scoring(s, env);
     const GameOutcome o = outcome_of(s);
     if (!helped && o.result > best_.beam_alone_result) best_.beam_alone_result = o.result;
@@ -177,7 +169,8 @@ class Beam {
       int n = 0;
       const int type = draw_placeable(node.s, legal, n);
       if (type == kNoType) {  // the turn ended in discards: nothing to choose
-        node.s.end_turn();
+        CeilingEnv env{{}, &stacks_, &node.s, scoring_.get(), &rng_};
+        score_and_end_turn(node.s, env, nullptr, 0);
         keep(node.s, node.line, node.policy, node.helped);
         continue;
       }

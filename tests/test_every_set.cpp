@@ -1,0 +1,110 @@
+// Every registered placement policy on every built-in tile set, with and without the large
+// meeple, at 3 and 4 colours. Its moves are checked against the rules here; the engine's
+// own invariants (State::draw's river rule among them) are assertions, so the sanitizer
+// stage's build (assertions on, scripts/sanitize) is where this test proves most: a
+// look-ahead that breaks a rule inside its rollouts stops there, where a Release build
+// would play on.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "policies/context.hpp"
+#include "policies/policy.hpp"
+#include "sim/driver/game.hpp"
+#include "sim/driver/tilesets.hpp"
+
+namespace {
+
+using namespace carc;
+
+// Small budgets of every look-ahead policy; search also at the setting that once drew
+// land tiles while the river flowed.
+std::vector<std::string> specs_of(const std::string& name) {
+  if (name == "mc") return {"mc:rollouts=2,candidates=3", "mc:rollouts=1,candidates=2,rollout=2"};
+  if (name == "search") return {"search:candidates=6,beam=3,rollouts=2,turns=4", "search:rollouts=4,candidates=3"};
+  if (name == "value") return {"value:expect=1,candidates=2,replies=1", "value"};
+  return {name};
+}
+
+// Checks each move against the rules as an Observation shows them.
+class Checked final : public PlacementPolicy {
+ public:
+  explicit Checked(std::unique_ptr<PlacementPolicy> p) : inner_(std::move(p)) {}
+  Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
+    const Move m = inner_->choose(obs, legal, rng);
+    ++moves;
+    const bool listed = std::any_of(legal.begin(), legal.end(), [&](const Placement& p) {
+      return p.cell == m.at.cell && p.rot == m.at.rot;
+    });
+    illegal += !listed;
+    const State& s = obs.state();
+    const int c = s.to_move();
+    if (listed && m.seg != Move::kNoMeeple) {
+      bad_meeple += m.seg >= kMaxSegs || !(s.free_segments(obs.tile(), m.at) >> m.seg & 1);
+      bad_large += m.large && s.large_supply(c) == 0;
+      large += m.large && s.supply(c) > 0;  // chosen, not forced
+    }
+    return m;
+  }
+  int moves = 0, illegal = 0, bad_meeple = 0, bad_large = 0, large = 0;
+
+ private:
+  std::unique_ptr<PlacementPolicy> inner_;
+};
+
+}  // namespace
+
+TEST_CASE("every player on every tile set: legal moves, the engine's invariants hold") {
+  if (std::getenv("CARCSOLO_ASSERTIONS_EXPECTED")) {
+#ifdef NDEBUG
+    FAIL("this build has assertions off, and the sanitizer stage expects them on");
+#endif
+  }
+  const auto scoring = make_scoring_policy("best");
+  int played = 0, refused = 0;
+  for (const char* set_name : {"base", "base+inns", "base+river", "base+inns+river"}) {
+    const sim::LoadedTileSet set = sim::load_tileset(set_name);
+    for (const bool large : {false, true})
+      for (const int colors : {3, 4}) {
+        const Config cfg{colors, 4, set.counts(), large, set.name, set.hash};
+        PolicyContext context;
+        context.tiles = cfg.tiles;
+        context.large_meeple = large;
+        const bool base = std::string(set_name) == "base" && !large;
+        for (const auto& info : placement_policies())
+          for (const std::string& spec : specs_of(info.name)) {
+            CAPTURE(spec);
+            CAPTURE(set_name);
+            CAPTURE(large);
+            CAPTURE(colors);
+            std::unique_ptr<PlacementPolicy> p;
+            try {
+              p = make_placement_policy(spec, context);
+            } catch (const std::invalid_argument&) {
+              // Only the learned value may refuse a set (its features are the base set's).
+              CHECK(!base);
+              CHECK(info.name == "value");
+              ++refused;
+              continue;
+            }
+            Checked checked(std::move(p));
+            const sim::GameOutcome o = sim::play_game({cfg, 17, std::uint64_t(colors)}, checked, *scoring);
+            ++played;
+            CHECK(o.tiles_placed > 0);
+            CHECK(checked.moves >= o.tiles_placed - 1);  // the start tile is no decision
+            CHECK(checked.illegal == 0);
+            CHECK(checked.bad_meeple == 0);
+            CHECK(checked.bad_large == 0);
+            if (!large) CHECK(checked.large == 0);
+          }
+      }
+  }
+  CHECK(played >= 4 * 2 * 2 * 5);
+  CHECK(refused > 0);  // the learned value off the base game
+}
