@@ -158,7 +158,7 @@ class Search final : public PlacementPolicy {
     State& st = after_;
     play_to_afterstate(st, s, type, m.move, *scoring_, rng);
     deal_.rewind();
-    LeafEnv env{{&deal_, nullptr, scoring_.get(), &rng}, &leaf_, inner_.data(), m.value, s.to_move()};
+    LeafEnv env{{{}, &deal_, nullptr, scoring_.get(), &rng}, &leaf_, inner_.data(), m.value, s.to_move()};
     for (int t = 0; t < p_.turns && !st.ended(); ++t) play_turn(st, env);
     return p_.leaf ? double(valuer_->afterstate(st, env.mover)) : env.value;
   }
