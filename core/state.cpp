@@ -36,7 +36,7 @@ State State::initial(const Config& cfg) {
     throw std::invalid_argument("colors must be 2..6");
   if (cfg.meeples < kMinMeeples || cfg.meeples > kMaxMeeples)
     throw std::invalid_argument("meeples must be 1..12");
-  const TileCounts& tc = cfg.tiles;
+  const TileCounts& tc = cfg.tiles();
   if (tc.start != kStartType && tc.start != kSpringType)
     throw std::invalid_argument("the start tile is D or, with the river, R0");
   if (tc.count[tc.start] == 0) throw std::invalid_argument("the tile set holds no start tile");
@@ -51,7 +51,7 @@ State State::initial(const Config& cfg) {
   s.supply_.fill(0);
   s.large_supply_.fill(0);
   s.large_tiles_.fill(0);
-  s.large_meeple_ = cfg.large_meeple;
+  s.large_meeple_ = cfg.large_meeple();
   s.beyond_base_ = false;
   s.type_end_ = 0;
   for (int t = 0; t < kTileTypes; ++t)
@@ -78,7 +78,7 @@ State State::initial(const Config& cfg) {
   for (int c = 0; c < cfg.colors; ++c) {
     s.scores_[c] = std::int16_t(c + 1);
     s.supply_[c] = std::uint8_t(cfg.meeples);
-    s.large_supply_[c] = cfg.large_meeple ? 1 : 0;
+    s.large_supply_[c] = cfg.large_meeple() ? 1 : 0;
   }
   const int deal = tc.land();
   for (int c = 0; c < cfg.colors; ++c)

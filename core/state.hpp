@@ -29,6 +29,7 @@
 #include <type_traits>
 
 #include "core/goals.hpp"
+#include "core/ruleset.hpp"
 #include "core/tiles.hpp"
 
 namespace carc {
@@ -182,16 +183,12 @@ enum class DrawRule : std::uint8_t {
 struct Config {
   Config() = default;
   Config(int c, int m) : colors(c), meeples(m) {}
-  Config(int c, int m, const TileCounts& t, bool large, std::string_view set, std::string_view hash)
-      : colors(c), meeples(m), tiles(t), large_meeple(large), tileset(set), tileset_hash(hash) {}
+  Config(int c, int m, Rules r) : colors(c), meeples(m), rules(std::move(r)) {}
   int colors = 3;
   int meeples = 4;
-  TileCounts tiles = kBaseCounts;  // the tile set the game deals (core/tiles.hpp)
-  bool large_meeple = false;       // each colour also has the large meeple
-  // The set's name as logs record it (a built-in combination or a file's `name`) and its
-  // hash (empty for the base set): the caller keeps the text alive.
-  std::string_view tileset = "base";
-  std::string_view tileset_hash;
+  Rules rules = Ruleset::base();  // the tiles the game deals and the large meeple (core/ruleset.hpp)
+  const TileCounts& tiles() const { return rules->tiles(); }
+  bool large_meeple() const { return rules->large_meeple(); }
 };
 
 class State {

@@ -7,7 +7,7 @@
 namespace carc {
 
 const ValueNet& PolicyContext::value_net() const {
-  if (!(tiles == kBaseCounts) || large_meeple)
+  if (!rules->base_tiles())
     throw std::invalid_argument(
         "the learned value knows the base game only (its features are the base set's): play it "
         "with --tileset base and without --large-meeple");

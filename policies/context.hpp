@@ -12,7 +12,7 @@
 #include <memory>
 #include <string>
 
-#include "core/tiles.hpp"
+#include "core/ruleset.hpp"
 
 namespace carc {
 
@@ -29,10 +29,9 @@ struct PolicyContext {
   std::string value_net_hash() const;
   std::string value_net_source() const { return net ? "file" : "built-in"; }
 
-  // The tiles the games deal (core/tiles.hpp) and whether the large meeple plays. A policy
-  // whose knowledge is of the base set (the learned value's features) refuses another.
-  TileCounts tiles = kBaseCounts;
-  bool large_meeple = false;
+  // The rules of the games played (the tiles dealt, the large meeple; core/ruleset.hpp). A
+  // policy whose knowledge is of the base set (the learned value's features) refuses another.
+  Rules rules = Ruleset::base();
 };
 
 }  // namespace carc

@@ -84,18 +84,6 @@ std::vector<float> floats(Lines& lines, std::string_view key, std::size_t n) {
 
 }  // namespace
 
-std::string fnv1a64_hex(std::string_view bytes) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (const char c : bytes) {
-    h ^= std::uint8_t(c);
-    h *= 0x100000001b3ULL;
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string s(16, '0');
-  for (int i = 15; i >= 0; --i, h >>= 4) s[std::size_t(i)] = kHex[h & 15];
-  return s;
-}
-
 ValueNet ValueNet::parse(std::string_view text) {
   ValueNet net;
   Lines lines(text);

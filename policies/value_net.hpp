@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/ruleset.hpp"  // fnv1a64_hex, the weights file's hash
+
 namespace carc {
 
 class ValueNet {
@@ -51,8 +53,5 @@ class ValueNet {
   std::array<std::vector<float>, kMaxLayers> weights_, biases_;
   std::string hash_;
 };
-
-// FNV-1a 64 of `bytes`, as 16 lowercase hex digits (the weights file's hash).
-std::string fnv1a64_hex(std::string_view bytes);
 
 }  // namespace carc

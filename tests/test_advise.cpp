@@ -73,7 +73,7 @@ struct Driven {
 };
 
 Driven drive(std::uint64_t seed, std::uint64_t game, const AdviceOptions& opt, const carc::Config& cfg = {3, 4}) {
-  carc::sim::Stacks deal = carc::sim::deal(cfg.colors, seed, game, cfg.tiles);
+  carc::sim::Stacks deal = carc::sim::deal(cfg.colors, seed, game, cfg.tiles());
   SteppedGame g(SteppedGame::AtTheTable{}, cfg, opt.scoring, opt.seed);
   Advisor advisor(opt);
   auto heuristic = carc::make_placement_policy(opt.analyser);
@@ -249,10 +249,7 @@ TEST_CASE("game at the table, every tile set: the same draws and moves make the 
   auto s = carc::make_scoring_policy("best");
   int discards = 0, large = 0, river_turns = 0, exhausted = 0;
   for (const char* set : {"base+inns", "base+river", "base+inns+river"}) {
-    carc::Config cfg{3, 4};
-    cfg.tiles = carc::sim::load_tileset(set).counts();
-    cfg.large_meeple = std::string(set) != "base+river";
-    cfg.tileset = set;
+    const carc::Config cfg{3, 4, carc::sim::load_ruleset(set, std::string(set) != "base+river")};
     for (std::uint64_t game = 0; game < 12; ++game) {
       CAPTURE(set);
       CAPTURE(game);
@@ -281,9 +278,7 @@ TEST_CASE("game at the table, every tile set: the same draws and moves make the 
 }
 
 TEST_CASE("game at the table, expansions: the river is drawn first, the lake last, only tiles of the set") {
-  carc::Config cfg{3, 4};
-  cfg.tiles = carc::sim::load_tileset("base+river").counts();
-  cfg.tileset = "base+river";
+  const carc::Config cfg{3, 4, carc::sim::load_ruleset("base+river", false)};
   SteppedGame g(SteppedGame::AtTheTable{}, cfg, "best");
   REQUIRE(g.needs_draw());
   CHECK_THROWS_WITH_AS(g.draw(carc::tile_type("V")),
@@ -362,8 +357,7 @@ TEST_CASE("carcsolo advise: the library's advice line by line, a whole deal, and
 TEST_CASE("carcsolo advise --tileset base+inns+river --large-meeple: the library's advice, the river first, the log") {
   using carc::test::run_carcsolo;
   carc::test::TempDir dir;
-  const carc::sim::LoadedTileSet set = carc::sim::load_tileset("base+inns+river");
-  carc::Config cfg{3, 4, set.counts(), true, set.name, set.hash};
+  const carc::Config cfg{3, 4, carc::sim::load_ruleset("base+inns+river", true)};
   const AdviceOptions opt = small(1, 2, 1);
   const Driven d = drive(20, 0, opt, cfg);
   REQUIRE(!carc::sim::verify_game_log(d.log));
@@ -390,7 +384,7 @@ TEST_CASE("carcsolo advise --tileset base+inns+river --large-meeple: the library
   json log = json::parse(carc::test::read_text(dir / "game.jsonl"));
   log.erase("advisor");
   CHECK(log == d.log);
-  CHECK(log.at("config").at("tileset_hash") == set.hash);
+  CHECK(log.at("config").at("tileset_hash") == carc::sim::load_tileset("base+inns+river").hash);
   CHECK(run_carcsolo({"verify", "game.jsonl"}, dir.path()).status == 0);
   // tiles of another set, a land tile while the river flows: one line, exit 2
   for (const auto& [input, says] : std::vector<std::pair<std::string, std::string>>{

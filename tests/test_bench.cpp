@@ -128,10 +128,7 @@ TEST_CASE("bench --tileset: the games and the engine on an expansion set, record
   auto o = tiny();
   o.reps = 1;
   const carc::sim::LoadedTileSet set = carc::sim::load_tileset("base+inns+river");
-  o.tiles = set.counts();
-  o.tileset = set.name;
-  o.tileset_hash = set.hash;
-  o.large_meeple = true;
+  o.context.rules = carc::sim::load_ruleset("base+inns+river", true);
   const auto r = carc::sim::run_bench(o);
   REQUIRE(r.policies.size() == 1);
   CHECK(r.policies[0].mean_tiles > 11);  // random games of this set place at least the river's tiles

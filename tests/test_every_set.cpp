@@ -69,13 +69,11 @@ TEST_CASE("every player on every tile set: legal moves, the engine's invariants 
   const auto scoring = make_scoring_policy("best");
   int played = 0, refused = 0;
   for (const char* set_name : {"base", "base+inns", "base+river", "base+inns+river"}) {
-    const sim::LoadedTileSet set = sim::load_tileset(set_name);
     for (const bool large : {false, true})
       for (const int colors : {3, 4}) {
-        const Config cfg{colors, 4, set.counts(), large, set.name, set.hash};
+        const Config cfg{colors, 4, sim::load_ruleset(set_name, large)};
         PolicyContext context;
-        context.tiles = cfg.tiles;
-        context.large_meeple = large;
+        context.rules = cfg.rules;
         const bool base = std::string(set_name) == "base" && !large;
         for (const auto& info : placement_policies())
           for (const std::string& spec : specs_of(info.name)) {

@@ -25,11 +25,7 @@ using carc::test::Game;
 using Strings = std::vector<std::string>;
 
 Config with(const char* set, bool large = false, int colors = 3, int meeples = 4) {
-  Config c{colors, meeples};
-  c.tiles = sim::load_tileset(set).counts();
-  c.large_meeple = large;
-  c.tileset = set;
-  return c;
+  return Config{colors, meeples, sim::load_ruleset(set, large)};
 }
 
 Strings legal(const State& s, const char* tile) {
@@ -153,7 +149,7 @@ TEST_CASE("the river: set-up, the spring, the river stack drawn first, the lake 
   CHECK(s.unseen(tile_type("D")) == 4);  // D is dealt with the land tiles
   for (int c = 0; c < 3; ++c) CHECK(s.stack_left(c) == 24);  // 72 land tiles, 24 each
   CHECK(s.river_end() == cell_of(1, 0));  // the spring's water leaves to the east
-  const sim::Stacks st = sim::deal(3, 5, 7, cfg.tiles);
+  const sim::Stacks st = sim::deal(3, 5, 7, cfg.tiles());
   REQUIRE(st.river_size() == 11);
   CHECK(tile_name(st.tiles[st.begin[kRiverStack + 1] - 1]) == "R9");
   for (int i = st.begin[kRiverStack]; i < st.begin[kRiverStack + 1]; ++i) CHECK(is_river(st.tiles[i]));
@@ -163,6 +159,37 @@ TEST_CASE("the river: set-up, the spring, the river stack drawn first, the lake 
   CHECK(t.stack_left(1) == 23);
   CHECK(t.stack_left(2) == 22);
   CHECK(t.stack_left(3) == 22);
+}
+
+TEST_CASE("the river: what the next draw may bring (State::draw_rule, draw_types, draw_stack)") {
+  State s = State::initial(with("base+river"));
+  // 11 river tiles to come: the river stack is drawn, a river tile but the lake.
+  CHECK(s.draw_stack() == kRiverStack);
+  CHECK(s.draw_rule(tile_type("R5")) == DrawRule::ok);
+  CHECK(s.draw_rule(tile_type("U")) == DrawRule::land_in_river);
+  CHECK(s.draw_rule(kLakeType) == DrawRule::lake_early);
+  CHECK(s.draw_rule(kSpringType) == DrawRule::none_unseen);  // the spring is on the board
+  CHECK(s.draw_types().first == kFirstRiver);
+  CHECK(s.draw_types().end == kLakeType);
+  // The other ten drawn (none placed: only the draw is asked about), the lake alone may come.
+  for (int t = kFirstRiver; t < kLakeType; ++t)
+    while (s.unseen(t) > 0 && s.river_left() > 1) s.draw(t);
+  REQUIRE(s.river_left() == 1);
+  CHECK(s.draw_rule(kLakeType) == DrawRule::ok);
+  CHECK(s.draw_types().first == kLakeType);
+  CHECK(s.draw_types().end == kLakeType + 1);
+  s.draw(kLakeType);
+  // The river spent: the colour to move draws a land tile from its own stack.
+  CHECK(s.draw_stack() == s.to_move());
+  CHECK(s.draw_rule(tile_type("U")) == DrawRule::ok);
+  CHECK(s.draw_rule(tile_type("R5")) == DrawRule::none_unseen);
+  CHECK(s.draw_types().first == 0);
+  CHECK(s.draw_types().end <= kFirstRiver);  // land types only
+  // In the base game a river type is never unseen, and every land type is drawn from the stack.
+  const State b = State::initial(Config{3, 4});
+  CHECK(b.draw_stack() == 0);
+  CHECK(b.draw_rule(tile_type("R5")) == DrawRule::none_unseen);
+  CHECK(b.draw_types().end == kBaseTypes);
 }
 
 TEST_CASE("the river: a tile extends it at the open end, curves alternate (no U-turn)") {

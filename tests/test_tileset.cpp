@@ -219,3 +219,75 @@ TEST_CASE("--tileset on a command that plays: a file of the engine's types plays
   CHECK(m2.status == 2);
   CHECK(m2.err.find("config.large_meeple differs") != std::string::npos);
 }
+
+TEST_CASE("a set of its own travels with its logs: verify replays them and analyse values them, no built-in name involved") {
+  test::TempDir d;
+  // base+inns written out under another name: the same tiles, a set the program does not know by name.
+  const auto text = test::run_carcsolo({"tiles", "base+inns", "--text"}, d.path());
+  REQUIRE(text.status == 0);
+  std::string renamed = text.out;
+  renamed.replace(renamed.find("name base+inns"), 14, "name my-inns");
+  test::write_text(d / "my-inns.tiles", renamed);
+  const auto run = test::run_carcsolo({"run", "--tileset", "my-inns.tiles", "--large-meeple", "--placement", "heuristic",
+                                       "--games", "3", "-q", "--out", "r.json", "--log", "r.jsonl"}, d.path());
+  REQUIRE(run.status == 0);
+  const std::string log = test::read_text(d / "r.jsonl");
+  const nlohmann::json first = nlohmann::json::parse(log.substr(0, log.find('\n')));
+  CHECK(first["config"]["tileset"] == "my-inns");
+  CHECK(first["config"]["tileset_hash"] == sim::load_tileset("base+inns").hash);  // the hash leaves the name out
+  CHECK(first["config"]["tileset_text"] == renamed);
+  const auto verified = test::run_carcsolo({"verify", "r.jsonl"}, d.path());
+  CHECK(verified.status == 0);
+  const auto analysed = test::run_carcsolo({"analyse", "r.jsonl", "--games", "1", "--analyser", "heuristic", "--rollouts", "2", "--candidates", "2",
+                                            "-q", "--out", "a.json"}, d.path());
+  CHECK(analysed.status == 0);
+  CHECK(std::filesystem::exists(d / "a.json"));
+  // A log whose text was changed (one tile fewer) no longer matches its hash.
+  nlohmann::json tampered = first;
+  std::string t = tampered["config"]["tileset_text"];
+  t.replace(t.find("| I1 | 2 |"), 10, "| I1 | 1 |");
+  tampered["config"]["tileset_text"] = t;
+  test::write_text(d / "bad.jsonl", tampered.dump() + "\n");
+  const auto bad = test::run_carcsolo({"verify", "bad.jsonl"}, d.path());
+  CHECK(bad.status != 0);
+  CHECK(bad.out.find("tileset_hash") + bad.err.find("tileset_hash") != 2 * std::string::npos);
+}
+
+TEST_CASE("a ruleset is one value: the set's name, text, hash, tiles and the large meeple, made once") {
+  const Rules base = Ruleset::base();
+  CHECK(base->name() == "base");
+  CHECK(base->built_in());
+  CHECK(base->base_game());
+  CHECK(base->tiles() == kBaseCounts);
+  CHECK(base->hash() == sim::load_tileset("base").hash);
+  CHECK(tileset::parse(base->text()).ok());
+  CHECK(sim::load_ruleset("base", false) == base);  // the base game is one value
+  const Rules inns = sim::load_ruleset("base+inns", true);
+  CHECK(inns->name() == "base+inns");
+  CHECK(inns->large_meeple());
+  CHECK_FALSE(inns->base_game());
+  CHECK_FALSE(inns->base_tiles());
+  CHECK(inns->tiles() == sim::load_tileset("base+inns").counts());
+  CHECK(inns->land_tiles() == 89);  // 72 + 18 less the start tile
+  CHECK(inns->river_stack() == 0);
+  const Rules plain = inns->with_large_meeple(false);
+  CHECK_FALSE(plain->large_meeple());
+  CHECK(plain->hash() == inns->hash());
+  CHECK(inns->large_meeple());  // unchanged: a ruleset is immutable
+  const Rules river = sim::load_ruleset("base+river", false);
+  CHECK(river->river());
+  CHECK(river->river_stack() == 11);
+  CHECK(river->land_tiles() == 72);
+  // The large meeple on the base set is not the base game, yet its tiles are the base set's.
+  const Rules large = sim::load_ruleset("base", true);
+  CHECK_FALSE(large->base_game());
+  CHECK(large->tiles() == kBaseCounts);
+  // A file's set made from its text: the same as the file read, the same hash as the built-in copy.
+  const Rules copy = sim::ruleset_from_text(inns->text(), true);
+  CHECK(copy->hash() == inns->hash());
+  CHECK(copy->same_game(*inns));
+  CHECK_FALSE(copy->built_in());
+  // As a results file records it: comparable, never played.
+  CHECK_FALSE(Ruleset::recorded("mine", "0123456789abcdef", false)->playable());
+  CHECK(Ruleset::recorded("base", "", false)->base_game());
+}

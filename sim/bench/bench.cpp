@@ -96,10 +96,6 @@ PolicyFigures bench_policy(const std::string& placement, const std::string& scor
   RunConfig rc;
   rc.colors = o.colors;
   rc.meeples = o.meeples;
-  rc.tiles = o.tiles;
-  rc.large_meeple = o.large_meeple;
-  rc.tileset = o.tileset;
-  rc.tileset_hash = o.tileset_hash;
   rc.placement_policy = placement;
   rc.scoring_policy = scoring;
   rc.seed = 1;
@@ -188,7 +184,7 @@ Recording record_games(const Config& cfg, std::uint64_t games, const char* place
   rec.snapshots.reserve(RecordEnv::kSnapshots);
   auto placement = make_placement_policy(placement_spec);
   for (std::uint64_t g = 0; g < games; ++g) {
-    Stacks stacks = deal(cfg.colors, 1, g, cfg.tiles);
+    Stacks stacks = deal(cfg.colors, 1, g, cfg.tiles());
     State s = State::initial(cfg);
     RecordEnv env(stacks, *placement, Rng(1, g, Stream::placement), s, rec);
     while (!s.ended()) play_turn(s, env);
@@ -368,11 +364,11 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
   add({"State::initial", "ns", "a new game's State (start tile placed)", initial});
 
   add({"deal", "ns",
-       "one game's deal: " + std::to_string(cfg.tiles.land() + cfg.tiles.river_stack()) +
+       "one game's deal: " + std::to_string(cfg.tiles().land() + cfg.tiles().river_stack()) +
            " tiles shuffled with its own stream, cut into stacks",
        time_per_op(o.reps, kMinSeconds, [&] {
          for (std::uint64_t g = 0; g < 1000; ++g) {
-           const Stacks st = deal(cfg.colors, 1, g, cfg.tiles);
+           const Stacks st = deal(cfg.colors, 1, g, cfg.tiles());
            keep(st);
          }
          return std::uint64_t(1000);
@@ -613,9 +609,9 @@ nlohmann::json BenchReport::to_json() const {
           {"policies", pol},
           {"micro", mic}};
   if (!options.base_game()) {  // the expansions: the set and the large meeple (a base bench as before)
-    doc["options"]["tileset"] = options.tileset;
-    doc["options"]["tileset_hash"] = options.tileset_hash;
-    doc["options"]["large_meeple"] = options.large_meeple;
+    doc["options"]["tileset"] = options.rules().name();
+    doc["options"]["tileset_hash"] = options.rules().hash();
+    doc["options"]["large_meeple"] = options.rules().large_meeple();
   }
   return doc;
 }
@@ -625,7 +621,7 @@ std::string BenchReport::table() const {
   appendf(s, "machine: %s, %d logical CPUs; %s\n", cpu.c_str(), logical_cpus, compiler.c_str());
   appendf(s, "medians of %d repetitions [best]\n", options.reps);
   if (!options.base_game())
-    appendf(s, "tile set %s%s\n", options.tileset.c_str(), options.large_meeple ? ", large meeple" : "");
+    appendf(s, "tile set %s%s\n", options.rules().name().c_str(), options.rules().large_meeple() ? ", large meeple" : "");
   if (!policies.empty()) {
     const std::string all_head = threads_head(options.threads);
     appendf(s, "\n%-26s %8s %6s %6s %18s %18s %8s %18s\n", "games/s placement/scoring", "games",

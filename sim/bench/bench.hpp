@@ -23,16 +23,14 @@ struct BenchOptions {
   int reps = 5;
   int threads = 1;               // the "all threads" column
   int colors = 3, meeples = 4;
-  // The tile set (--tileset) and the large meeple: the base game by default.
-  TileCounts tiles = kBaseCounts;
-  bool large_meeple = false;
-  std::string tileset = "base", tileset_hash;
-  bool base_game() const { return tileset == "base" && tiles == kBaseCounts && !large_meeple; }
-  Config game_config() const { return Config{colors, meeples, tiles, large_meeple, tileset, tileset_hash}; }
+  // The rules (--tileset, --large-meeple) are the context's: the base game by default.
+  const Ruleset& rules() const { return *context.rules; }
+  bool base_game() const { return context.rules->base_game(); }
+  Config game_config() const { return Config{colors, meeples, context.rules}; }
   std::vector<std::string> placements;  // canonical specs; empty: every registered one
   std::vector<std::string> scorings = {"as-found"};  // every placement with each of these
   bool policies = true, micro = true;   // which parts to run
-  PolicyContext context;                // what the policies are made from (--value-net)
+  PolicyContext context;                // what the policies are made from (the rules, --value-net)
 };
 
 // Repeated measurements of one quantity.

@@ -245,8 +245,8 @@ std::string replay_command(const RunConfig& rc, const std::string& game, const s
          " --seed " + std::to_string(rc.seed) + " --colors " + std::to_string(rc.colors) +
          " --meeples " + std::to_string(rc.meeples) +
          (rc.base_game() ? std::string()
-                         : " --tileset " + shell_word(rc.tileset_path.empty() ? rc.tileset : rc.tileset_path) +
-                               (rc.large_meeple ? " --large-meeple" : "")) +
+                         : " --tileset " + shell_word(rc.tileset_spec()) +
+                               (rc.rules().large_meeple() ? " --large-meeple" : "")) +
          " --placement " + shell_word(short_placement_spec(rc.placement_policy)) +
          " --scoring " + shell_word(short_scoring_spec(rc.scoring_policy)) +
          (rc.value_net_source == "file" ? " --value-net " + shell_word(rc.value_net_path) : std::string()) +
@@ -355,18 +355,12 @@ void select_value_net(const std::string& path, RunConfig& rc) {
 
 void select_tileset(const std::string& spec, bool large_meeple, RunConfig& rc) {
   try {
-    const LoadedTileSet set = load_tileset(spec);
-    check_colors(set, rc.colors);
-    rc.tiles = set.counts();
-    rc.tileset = set.name;
-    rc.tileset_hash = set.hash;
-    rc.tileset_path = set.source == "file" ? spec : "";
+    Rules rules = load_ruleset(spec, large_meeple);
+    check_colors(*rules, rc.colors);
+    rc.context.rules = std::move(rules);
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--tileset: ") + e.what());
   }
-  rc.large_meeple = large_meeple;
-  rc.context.tiles = rc.tiles;
-  rc.context.large_meeple = large_meeple;
 }
 
 void GameOptions::add_to(po::options_description& d, bool with_policies, bool lists) {

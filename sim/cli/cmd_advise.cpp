@@ -424,7 +424,7 @@ int cmd_advise(const Args& args) {
   if (!vm.count("quiet"))
     std::cout << "advise colors " << cfg.colors << " meeples " << cfg.meeples
               << (rc.base_game() ? std::string()
-                                 : " tileset " + rc.tileset + (rc.large_meeple ? " large-meeple" : ""))
+                                 : " tileset " + rc.rules().name() + (rc.rules().large_meeple() ? " large-meeple" : ""))
               << " analyser "
               << short_placement_spec(opt.analyser) << " rollouts " << (by_search ? 0 : opt.rollouts)
               << " candidates " << (by_search ? 0 : opt.candidates) << " seed " << opt.seed << std::endl;

@@ -304,8 +304,8 @@ int cmd_analyse(const Args& args, Embedding* embed) {
                                      {"seed", rc.seed},              {"first_game", rc.first_game},
                                      {"games", results.size()}};
     if (played && !rc.base_game()) {  // the expansions (a base game's analysis as before them)
-      j["config"]["games_played"]["tileset"] = rc.tileset;
-      j["config"]["games_played"]["large_meeple"] = rc.large_meeple;
+      j["config"]["games_played"]["tileset"] = rc.rules().name();
+      j["config"]["games_played"]["large_meeple"] = rc.rules().large_meeple();
     }
     nlohmann::ordered_json games = std::move(j["games"]);
     j.erase("games");

@@ -67,10 +67,6 @@ int cmd_bench(const Args& args) {
     o.meeples = rc.meeples;
     o.scorings.push_back(rc.scoring_policy);
     o.context = rc.context;
-    o.tiles = rc.tiles;
-    o.large_meeple = rc.large_meeple;
-    o.tileset = rc.tileset;
-    o.tileset_hash = rc.tileset_hash;
   }
   try {
     for (const auto& p : placements) o.placements.push_back(canonical_placement(p));

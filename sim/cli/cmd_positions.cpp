@@ -34,12 +34,12 @@ Header header(const PositionsRequest& req, const RunConfig& rc, std::uint64_t ga
   Header config = {{"seed", req.seed},
                            {"first_game", req.first_game},
                            {"games", games},
-                           {"tileset", rc.tileset},
+                           {"tileset", rc.rules().name()},
                            {"placement_policy", req.placement},
                            {"scoring_policy", req.scoring}};
   if (!rc.base_game()) {  // the expansions (the features' unseen columns are the base types')
-    config["tileset_hash"] = rc.tileset_hash;
-    config["large_meeple"] = rc.large_meeple;
+    config["tileset_hash"] = rc.rules().hash();
+    config["large_meeple"] = rc.rules().large_meeple();
   }
   if (req.mix) {
     config["colors"] = nullptr;

@@ -67,9 +67,9 @@ void add_value_net(const RunConfig& c, json& config) {
 // The expansions' set (a base game's file is written as before them).
 void add_tileset(const RunConfig& c, json& config) {
   if (c.base_game()) return;
-  config["tileset"] = c.tileset;
-  config["tileset_hash"] = c.tileset_hash;
-  config["large_meeple"] = c.large_meeple;
+  config["tileset"] = c.rules().name();
+  config["tileset_hash"] = c.rules().hash();
+  config["large_meeple"] = c.rules().large_meeple();
 }
 
 json compare_config(const MatrixStudy& s, std::uint64_t games) {
@@ -319,10 +319,10 @@ std::string config_difference(const RunConfig& a, const RunConfig& b) {
   if (a.colors != b.colors) return "colors";
   if (a.meeples != b.meeples) return "meeples";
   // A base game's file has no hash (written as before the expansions): names then decide.
-  if (a.tileset != b.tileset ||
-      (!a.tileset_hash.empty() && !b.tileset_hash.empty() && a.tileset_hash != b.tileset_hash))
+  if (a.rules().name() != b.rules().name() ||
+      (!a.rules().hash().empty() && !b.rules().hash().empty() && a.rules().hash() != b.rules().hash()))
     return "tileset";
-  if (a.large_meeple != b.large_meeple) return "large_meeple";
+  if (a.rules().large_meeple() != b.rules().large_meeple()) return "large_meeple";
   if (a.placement_policy != b.placement_policy) return "placement_policy";
   if (a.scoring_policy != b.scoring_policy) return "scoring_policy";
   if (a.seed != b.seed) return "seed";

@@ -233,9 +233,9 @@ nlohmann::json run_tune(const TuneSpace& space, TuneOptions opt, const ProgramIn
                    {"check_games", opt.check_games},    {"check_first_game", pairs},
                    {"verify_seed", opt.verify_seed},    {"verify_games", opt.verify_games}};
   if (!opt.base.base_game()) {  // the expansions: the set the games dealt
-    doc["config"]["tileset"] = opt.base.tileset;
-    doc["config"]["tileset_hash"] = opt.base.tileset_hash;
-    doc["config"]["large_meeple"] = opt.base.large_meeple;
+    doc["config"]["tileset"] = opt.base.rules().name();
+    doc["config"]["tileset_hash"] = opt.base.rules().hash();
+    doc["config"]["large_meeple"] = opt.base.rules().large_meeple();
   }
   doc["spsa"] = {{"pairs", pairs}, {"steps", steps}, {"c_end", opt.spsa.c_end}, {"r_end", opt.spsa.r_end},
                  {"alpha", opt.spsa.alpha}, {"gamma", opt.spsa.gamma}, {"a_ratio", opt.spsa.a_ratio}};

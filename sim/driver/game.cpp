@@ -30,7 +30,7 @@ State& fresh_state(const Config& cfg) {
   thread_local State start, s;
   thread_local Config start_cfg{0, 0};
   if (start_cfg.colors != cfg.colors || start_cfg.meeples != cfg.meeples ||
-      !(start_cfg.tiles == cfg.tiles) || start_cfg.large_meeple != cfg.large_meeple) {
+      !(start_cfg.tiles() == cfg.tiles()) || start_cfg.large_meeple() != cfg.large_meeple()) {
     start = State::initial(cfg);
     start_cfg = cfg;
   }
@@ -40,7 +40,7 @@ State& fresh_state(const Config& cfg) {
 }  // namespace
 
 GameOutcome play_game(const GameSpec& spec, PlacementPolicy& placement, ScoringPolicy& scoring) {
-  Stacks stacks = spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game, spec.cfg.tiles);
+  Stacks stacks = spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game, spec.cfg.tiles());
   State& s = fresh_state(spec.cfg);
   DriverEnv<SilentHooks> env(stacks, placement, scoring, spec);
   play_to_end(s, env);
@@ -50,7 +50,7 @@ GameOutcome play_game(const GameSpec& spec, PlacementPolicy& placement, ScoringP
 nlohmann::json play_logged_game(const GameSpec& spec, PlacementPolicy& placement,
                                 ScoringPolicy& scoring, const std::string& placement_name,
                                 const std::string& scoring_name, GameOutcome* outcome) {
-  Stacks stacks = spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game, spec.cfg.tiles);
+  Stacks stacks = spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game, spec.cfg.tiles());
   const Stacks dealt = stacks;
   State s = State::initial(spec.cfg);
   DriverEnv<LogHooks> env(stacks, placement, scoring, spec);

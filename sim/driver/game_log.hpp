@@ -108,19 +108,19 @@ inline nlohmann::json game_log_document(const GameSpec& spec, const Stacks& deal
       st.push_back(std::string(tile_name(dealt.tiles[i])));
     stack_list.push_back(st);
   }
-  const bool base_game = spec.cfg.tileset == "base" && spec.cfg.tiles == kBaseCounts && !spec.cfg.large_meeple;
+  const Ruleset& rules = *spec.cfg.rules;
   nlohmann::json goals = nlohmann::json::array();
   for (int g = 0; g < kGoalCount; ++g)
     if (s.goals() >> g & 1) goals.push_back(std::string(kGoalIds[g]));
   nlohmann::json doc = {
       {"format", "carcassonne-solo-log/1"},
       {"config", {{"colors", spec.cfg.colors}, {"meeples", spec.cfg.meeples},
-                  {"start_scores", start_scores}, {"tileset", std::string(spec.cfg.tileset)},
+                  {"start_scores", start_scores}, {"tileset", rules.name()},
                   {"placement_policy", placement_name}, {"scoring_policy", scoring_name}}},
       {"seed", spec.seed},
       {"game", spec.game},
       {"stacks", stack_list},
-      {"start", {{"tile", std::string(tile_name(spec.cfg.tiles.start))}, {"x", 0}, {"y", 0}, {"rot", 0}}},
+      {"start", {{"tile", std::string(tile_name(spec.cfg.tiles().start))}, {"x", 0}, {"y", 0}, {"rot", 0}}},
       {"turns", std::move(hooks.turns)},
       {"final_scoring", std::move(hooks.final_scoring)},
       {"end", {{"reason", std::string(end_reason_id(s.end_reason()))}, {"turns", s.turn()},
@@ -128,11 +128,13 @@ inline nlohmann::json game_log_document(const GameSpec& spec, const Stacks& deal
       {"scores", scores_json(s)},
       {"result", s.result()},
       {"goals", goals}};
-  if (!base_game) {  // the expansions (expansions.md, "Game log with these options")
-    doc["config"]["large_meeple"] = spec.cfg.large_meeple;
-    if (!spec.cfg.tileset_hash.empty()) doc["config"]["tileset_hash"] = std::string(spec.cfg.tileset_hash);
+  if (!rules.base_game()) {  // the expansions (expansions.md, "Game log with these options")
+    doc["config"]["large_meeple"] = rules.large_meeple();
+    if (!rules.hash().empty()) doc["config"]["tileset_hash"] = rules.hash();
+    // A set of its own travels with its games: verify and analyse replay them from it.
+    if (!rules.built_in()) doc["config"]["tileset_text"] = rules.text();
   }
-  if (spec.cfg.tiles.river()) {
+  if (spec.cfg.tiles().river()) {
     nlohmann::json river = nlohmann::json::array();
     for (int i = dealt.begin[kRiverStack]; i < dealt.begin[kRiverStack + 1]; ++i)
       river.push_back(std::string(tile_name(dealt.tiles[i])));

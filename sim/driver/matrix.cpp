@@ -55,6 +55,7 @@ struct BlockPlan {
 struct Worker {
   std::vector<std::unique_ptr<PlacementPolicy>> placement;
   std::vector<std::unique_ptr<ScoringPolicy>> scoring;
+  std::vector<GameSpec> specs;  // per configuration: its game config, seed and deal
   std::vector<GameOutcome> outcome;
   std::vector<std::pair<std::size_t, std::size_t>> pairs;  // of part.diff
   MatrixOutcome part;
@@ -66,6 +67,7 @@ struct Worker {
       auto q = req.makers.scoring ? req.makers.scoring(c) : nullptr;
       placement.push_back(p ? std::move(p) : make_placement_policy(c.placement_policy, c.context));
       scoring.push_back(q ? std::move(q) : make_scoring_policy(c.scoring_policy));
+      specs.push_back(GameSpec{c.game_config(), c.seed, 0, req.deal});  // made once: a game sets its index
     }
     const auto& configs = req.configs;
     part.acc.resize(configs.size());
@@ -79,10 +81,9 @@ struct Worker {
   void play(const MatrixRequest& req, std::uint64_t game, bool timed) {
     const auto& configs = req.configs;
     for (std::size_t k = 0; k < configs.size(); ++k) {
-      const RunConfig& c = configs[k];
       const auto start = timed ? Clock::now() : Clock::time_point{};
-      outcome[k] = play_game(GameSpec{c.game_config(), c.seed, game, req.deal},
-                             *placement[k], *scoring[k]);
+      specs[k].game = game;
+      outcome[k] = play_game(specs[k], *placement[k], *scoring[k]);
       if (timed) part.config_seconds[k] += seconds_since(start);
       part.acc[k].add(outcome[k]);
       if (req.per_game)

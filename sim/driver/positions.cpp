@@ -69,7 +69,7 @@ std::vector<std::string> position_target_columns(bool board) {
 GameOutcome play_positions_game(const GameSpec& spec, PlacementPolicy& placement,
                                 ScoringPolicy& scoring, PositionFeatures& features,
                                 PositionBytes& rows, PositionLayout layout) {
-  Stacks stacks = spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game, spec.cfg.tiles);
+  Stacks stacks = spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game, spec.cfg.tiles());
   State s = State::initial(spec.cfg);
   DriverEnv<SilentHooks> env(stacks, placement, scoring, spec);
   if (layout.candidates) features.rng = Rng(spec.seed, spec.game, Stream::search);

@@ -20,7 +20,7 @@ const GameSpec& checked(const GameSpec& spec) {
 
 SteppedGame::SteppedGame(const GameSpec& spec, const std::string& scoring_spec)
     : spec_(checked(spec)),
-      dealt_(spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game, spec.cfg.tiles)),
+      dealt_(spec.stacks ? *spec.stacks : deal(spec.cfg.colors, spec.seed, spec.game, spec.cfg.tiles())),
       scoring_(make_scoring_policy(scoring_spec)),
       scoring_name_(canonical_scoring(scoring_spec)) {
   if (dealt_.colors != spec.cfg.colors)
@@ -58,10 +58,10 @@ void SteppedGame::draw(int type) {
     throw std::invalid_argument("colour " + std::to_string(s_.to_move()) + " has tile " +
                                 std::string(tile_name(tile_)) + " in hand: play it first");
   if (type < 0 || type >= kTileTypes) throw std::invalid_argument("no such tile type");
-  const int in_set = type == spec_.cfg.tiles.start ? spec_.cfg.tiles.count[type] - 1 : spec_.cfg.tiles.count[type];
+  const int in_set = type == spec_.cfg.tiles().start ? spec_.cfg.tiles().count[type] - 1 : spec_.cfg.tiles().count[type];
   if (in_set == 0)
     throw std::invalid_argument("tile " + std::string(tile_name(type)) + " is not in this game's set (" +
-                                std::string(spec_.cfg.tileset) + ")");
+                                std::string(spec_.cfg.rules->name()) + ")");
   const std::string name(tile_name(type));
   switch (s_.draw_rule(type)) {
     case DrawRule::ok:
@@ -214,7 +214,7 @@ nlohmann::json SteppedGame::document(const std::string& placement_name) const {
       for (int k = 0; k < s_.unseen(t); ++k) river += sep + std::string(tile_name(t));
   if (s_.type_end() > kLakeType && s_.unseen(kLakeType) > 0) river += sep + std::string(tile_name(kLakeType));
   for (std::string& st : stacks) st += sep;  // a lone name of several characters stays one name
-  nlohmann::json doc = game_log_document(spec_, stacks_from_letters(stacks, spec_.cfg.tiles, river + sep), s_,
+  nlohmann::json doc = game_log_document(spec_, stacks_from_letters(stacks, spec_.cfg.tiles(), river + sep), s_,
                                          std::move(hooks), placement_name, scoring_name_);
   doc.erase("seed");  // no deal, so no deal's seed or game number
   doc.erase("game");

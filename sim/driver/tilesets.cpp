@@ -9,7 +9,6 @@
 
 #include "core/tiles.hpp"
 #include "core/tilesets/builtin.hpp"
-#include "policies/value_net.hpp"
 
 namespace carc::sim {
 namespace {
@@ -38,13 +37,6 @@ tileset::Set join(const std::vector<tileset::Set>& parts, const std::string& nam
   return out;
 }
 
-std::string edges_text(std::uint8_t m) {
-  std::string s;
-  for (int d = 0; d < 4; ++d)
-    if (m >> d & 1) s += std::string(s.empty() ? "" : ",") + kDirName[d];
-  return s;
-}
-
 }  // namespace
 
 int LoadedTileSet::land_tiles() const {
@@ -58,44 +50,7 @@ int LoadedTileSet::river_stack() const {
   return r > 0 && set.start >= 0 && set.types[set.start].has_water() ? r - 1 : r;
 }
 
-TileCounts LoadedTileSet::counts() const {
-  TileCounts tc;
-  const auto fail = [&](const std::string& what) { throw std::invalid_argument("tile set " + name + ": " + what); };
-  for (int i = 0; i < set.ntypes; ++i) {
-    const tileset::Type& x = set.types[i];
-    const int t = tile_type(x.name_view());
-    const std::string tn(x.name_view());
-    if (t == kNoType)
-      fail("type " + tn + " is none the engine plays (base A..X, Inns & Cathedrals I1..I17, River R0..R9)");
-    const TileDef& d = kTiles[t];
-    bool same = x.nseg == d.nseg;
-    for (int e = 0; e < 4 && same; ++e)
-      same = kTiles[t].edges[e] == (x.edges[e] == tileset::Letter::city    ? kCity
-                                    : x.edges[e] == tileset::Letter::road  ? kRoad
-                                    : x.edges[e] == tileset::Letter::water ? kWater
-                                                                           : kField);
-    for (int g = 0; g < x.nseg && same; ++g)
-      same = x.segs[g].kind == d.segs[g].kind && x.segs[g].edges == d.segs[g].edges &&
-             x.segs[g].pennant == d.segs[g].pennant && x.segs[g].marks == d.segs[g].marks;
-    if (!same) fail("type " + tn + " differs from the engine's " + tn + " (the engine plays its built-in types; a set may change their counts)");
-    if (x.count > 200) fail("type " + tn + ": more than 200 tiles");
-    tc.count[std::size_t(t)] = std::uint8_t(x.count);
-  }
-  const int start = tile_type(set.types[set.start].name_view());
-  if (start != kStartType && start != kSpringType) fail("the start tile must be D, or R0 with the river");
-  tc.start = std::uint8_t(start);
-  for (int t = kFirstRiver; t < kTileTypes; ++t)
-    if (tc.count[std::size_t(t)] && !tc.river()) fail("river tiles need the spring R0 as the start tile");
-  if (tc.river()) {
-    if (tc.count[kSpringType] != 1) fail("the river has one spring R0");
-    if (tc.count[kLakeType] != 1) fail("the river needs its lake R9, once");
-    if (set.last < 0 || tile_type(set.types[set.last].name_view()) != kLakeType) fail("the river's last tile must be R9 (a line 'last R9')");
-  }
-  int total = 0;
-  for (int t = 0; t < kTileTypes; ++t) total += tc.count[std::size_t(t)];
-  if (total > kMaxTiles) fail(std::to_string(total) + " tiles: the engine plays at most " + std::to_string(kMaxTiles));
-  return tc;
-}
+TileCounts LoadedTileSet::counts() const { return Ruleset::from_set(set, source, name, false)->tiles(); }
 
 bool LoadedTileSet::playable() const {
   try {
@@ -106,37 +61,10 @@ bool LoadedTileSet::playable() const {
   }
 }
 
-std::string canonical_text(const tileset::Set& s, bool with_name) {
-  std::ostringstream o;
-  o << "carcsolo-tiles/1\n";
-  if (with_name) o << "name " << s.name.data() << "\n";
-  if (s.start >= 0) o << "start " << s.types[s.start].name_view() << "\n";
-  if (s.last >= 0) o << "last " << s.types[s.last].name_view() << "\n";
-  for (int t = 0; t < s.ntypes; ++t) {
-    const tileset::Type& x = s.types[t];
-    o << "| " << x.name_view() << " | " << x.count << " | ";
-    for (int e = 0; e < 4; ++e) o << (e ? " " : "") << tileset::kLetterName[int(x.edges[e])];
-    o << " | ";
-    if (x.nseg == 0) o << "\xE2\x80\x94";
-    for (int g = 0; g < x.nseg; ++g) {
-      const tileset::Segment& seg = x.segs[g];
-      if (g) o << "; ";
-      o << kind_name(seg.kind);
-      if (seg.kind == SegKind::monastery) continue;
-      if (seg.pennant) o << "*";
-      if (seg.marks & tileset::kInn) o << "[inn]";
-      if (seg.marks & tileset::kCathedral) o << "[cathedral]";
-      o << " {" << edges_text(seg.edges) << "}";
-    }
-    o << " |\n";
-  }
-  return o.str();
-}
-
 LoadedTileSet load_tileset(const std::string& spec) {
   LoadedTileSet out;
   std::vector<tileset::Set> parts;
-  if (spec == "base" || spec == "base+inns" || spec == "base+river" || spec == "base+inns+river") {
+  if (is_builtin_set(spec)) {
     parts.push_back(tileset::parse(tilesets::kBase));
     if (spec.find("+inns") != std::string::npos) parts.push_back(tileset::parse(tilesets::kInns));
     if (spec.find("+river") != std::string::npos) {
@@ -166,6 +94,29 @@ LoadedTileSet load_tileset(const std::string& spec) {
     throw std::invalid_argument("tile set " + spec + ": 'last' names a type without water (the river's last tile)");
   out.hash = fnv1a64_hex(canonical_text(out.set, false));
   return out;
+}
+
+bool is_builtin_set(const std::string& name) {
+  return name == "base" || name == "base+inns" || name == "base+river" || name == "base+inns+river";
+}
+
+Rules load_ruleset(const std::string& spec, bool large_meeple) {
+  if (spec == "base" && !large_meeple) return Ruleset::base();
+  const LoadedTileSet set = load_tileset(spec);
+  return Ruleset::from_set(set.set, set.source, spec, large_meeple);
+}
+
+Rules ruleset_from_text(const std::string& text, bool large_meeple) {
+  const tileset::Set set = tileset::parse(text);
+  if (!set.ok()) throw std::invalid_argument("tile set: " + where(set) + ": " + std::string(set.error));
+  return Ruleset::from_set(set, "file", set.name.data(), large_meeple);
+}
+
+void check_colors(const Ruleset& rules, int colors) {
+  if (rules.land_tiles() < colors)
+    throw std::invalid_argument("tile set " + rules.name() + ": " + std::to_string(rules.land_tiles()) +
+                                " land tiles to deal, too few for " + std::to_string(colors) +
+                                " colours (each draws from a stack of its own)");
 }
 
 void check_colors(const LoadedTileSet& set, int colors) {

@@ -4,6 +4,7 @@
 #pragma once
 #include <string>
 
+#include "core/ruleset.hpp"
 #include "core/tiles.hpp"
 #include "core/tileset.hpp"
 
@@ -29,18 +30,26 @@ struct LoadedTileSet {
   bool playable() const;
 };
 
+// The names of the built-in sets (expansions.md): base, base+inns, base+river, base+inns+river.
+bool is_builtin_set(const std::string& name);
+
 // `spec`: a built-in name or a path. Throws std::invalid_argument with one line for an
 // unknown name, a file that cannot be read, or a text that is not a valid set (the line
 // and the type named).
 LoadedTileSet load_tileset(const std::string& spec);
 
+// The rules of a game of the set `spec` (a built-in name or a path), with the large meeple
+// or without: read, checked and made once (core/ruleset.hpp). Throws std::invalid_argument
+// with one line, as load_tileset and Ruleset::from_set do.
+Rules load_ruleset(const std::string& spec, bool large_meeple);
+// The same from a set's text (a log of a set that is not built in carries it).
+Rules ruleset_from_text(const std::string& text, bool large_meeple);
+
 // Throws std::invalid_argument when the set deals fewer land tiles than `colors` (every
 // colour draws from a stack of its own).
+void check_colors(const Ruleset& rules, int colors);
 void check_colors(const LoadedTileSet& set, int colors);
 
-// The set written back in the format: one line per type, segments spelled as the rules
-// spell them. The hash is taken of it without the name line (`with_name` false): the
-// same tiles under another name are the same set.
-std::string canonical_text(const tileset::Set& set, bool with_name = true);
+using carc::canonical_text;
 
 }  // namespace carc::sim

@@ -96,25 +96,15 @@ class Replayer {
     json starts = json::array();
     for (int c = 0; c < k; ++c) starts.push_back(c + 1);
     expect(*cfg, "start_scores", starts, "config.start_scores");
-    const json* ts = get(*cfg, "tileset");
-    const std::string set_name = ts && ts->is_string() ? ts->get<std::string>() : "";
-    TileCounts tiles;
-    try {
-      if (set_name != "base" && set_name != "base+inns" && set_name != "base+river" && set_name != "base+inns+river")
-        throw std::invalid_argument("");
-      tiles = load_tileset(set_name).counts();
-    } catch (const std::invalid_argument&) {
-      fail("config.tileset", "base, base+inns, base+river or base+inns+river", ts);
-    }
     const json* lm = get(*cfg, "large_meeple");
     if (lm && !lm->is_boolean()) fail("config.large_meeple", "true or false", lm);
     const bool large = lm && lm->get<bool>();
-    State s = State::initial(Config{k, m, tiles, large, set_name, ""});
+    State s = State::initial(Config{k, m, rules_of(*cfg, large)});
     state_ = &s;
     read_stacks(s);
     const json* start = get(log_, "start");
     if (!start || !start->is_object()) fail("start", "an object", start);
-    expect(*start, "tile", std::string(tile_name(tiles.start)), "start.tile");
+    expect(*start, "tile", std::string(tile_name(s.start_type())), "start.tile");
     expect(*start, "x", 0, "start.x");
     expect(*start, "y", 0, "start.y");
     expect(*start, "rot", 0, "start.rot");
@@ -395,6 +385,29 @@ class Replayer {
     return kind && *kind == std::string(kind_name(f.kind)) && tiles && *tiles == n && pennants &&
            *pennants == int(f.pennants) && meeples && *meeples == meeples_json(f.meeples, large) &&
            points && *points == want_points && (!big || *big == colors_json(large));
+  }
+
+  // The rules of the log's games: a built-in set by its name, or a set of its own from the
+  // text the log carries (its name and hash must be the log's).
+  Rules rules_of(const json& cfg, bool large) {
+    const json* ts = get(cfg, "tileset");
+    const std::string set_name = ts && ts->is_string() ? ts->get<std::string>() : "";
+    const json* text = get(cfg, "tileset_text");
+    if (!text) {
+      if (!is_builtin_set(set_name))
+        fail("config.tileset", "base, base+inns, base+river or base+inns+river (or a set's config.tileset_text)", ts);
+      return load_ruleset(set_name, large);
+    }
+    if (!text->is_string()) fail("config.tileset_text", "a tile set's text (docs/tileset-format.md)", text);
+    Rules rules;
+    try {
+      rules = ruleset_from_text(text->get<std::string>(), large);
+    } catch (const std::invalid_argument& e) {
+      fail("config.tileset_text", "a tile set the engine plays", e.what());
+    }
+    if (rules->name() != set_name) fail("config.tileset", "the name in config.tileset_text, " + rules->name(), ts);
+    expect(cfg, "tileset_hash", rules->hash(), "config.tileset_hash");
+    return rules;
   }
 
   void read_stacks(const State& s) {

@@ -90,7 +90,7 @@ class Beam {
  public:
   Beam(const Config& cfg, std::uint64_t seed, std::uint64_t game, int width,
        std::span<const Move> policy_line)
-      : stacks_(deal(cfg.colors, seed, game, cfg.tiles)), width_(width), policy_line_(policy_line),
+      : stacks_(deal(cfg.colors, seed, game, cfg.tiles())), width_(width), policy_line_(policy_line),
         scoring_(make_lookahead_scoring()), eval_(HeuristicWeights{}), rng_(seed, game, Stream::search) {
     beam_.push_back({State::initial(cfg), -1, !policy_line.empty(), false});
   }

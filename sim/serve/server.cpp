@@ -206,8 +206,8 @@ struct Server::Impl {
       setup.cfg = opt.game;
       setup.cfg.colors = int(whole(body, "colors", kMinColors, kMaxColors, 3));
       setup.cfg.meeples = int(whole(body, "meeples", kMinMeeples, kMaxMeeples, 4));
-      if (setup.cfg.tiles.land() < setup.cfg.colors)
-        throw HttpError(400, "the tile set has " + std::to_string(setup.cfg.tiles.land()) + " land tiles, too few for " +
+      if (setup.cfg.tiles().land() < setup.cfg.colors)
+        throw HttpError(400, "the tile set has " + std::to_string(setup.cfg.tiles().land()) + " land tiles, too few for " +
                                  std::to_string(setup.cfg.colors) + " colours");
       const std::string mode = body.contains("mode") ? text(body, "mode") : "table";
       if (mode != "table" && mode != "practice") throw HttpError(400, "\"mode\" must be \"table\" or \"practice\"");

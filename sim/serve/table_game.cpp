@@ -164,7 +164,7 @@ json TableGame::state() const {
   const State& s = g.state();
   const char* phase = g.over() ? "over" : g.ordering() ? "order" : g.needs_draw() ? "draw" : "play";
   json unseen = json::object();  // the set's types (the start tile's when copies of it are dealt)
-  const TileCounts& set = setup_.cfg.tiles;
+  const TileCounts& set = setup_.cfg.tiles();
   for (int t = 0; t < s.type_end(); ++t)
     if (set.count[std::size_t(t)] > (t == set.start ? 1 : 0)) unseen[letter(t)] = s.unseen(t);
   json j = {{"mode", setup_.practice ? "practice" : "table"},
@@ -183,8 +183,8 @@ json TableGame::state() const {
             {"actions", actions_.size()},
             {"tile", nullptr}};
   if (setup_.practice) j["seed"] = setup_.seed, j["game"] = setup_.game;
-  if (s.beyond_base() || s.large_meeple() || setup_.cfg.tileset != "base") {  // the expansions
-    j["tileset"] = std::string(setup_.cfg.tileset);
+  if (s.beyond_base() || s.large_meeple() || setup_.cfg.rules->name() != "base") {  // the expansions
+    j["tileset"] = std::string(setup_.cfg.rules->name());
     j["large_meeple"] = s.large_meeple();
     j["large_supply"] = per_color(s, &State::large_supply);
     j["river_left"] = s.river_left();

@@ -285,15 +285,15 @@ json Accumulator::to_json(const RunConfig& config, const ProgramInfo& program,
   doc["config"] = {{"colors", k},
                    {"meeples", config.meeples},
                    {"start_scores", start_scores},
-                   {"tileset", config.tileset},
+                   {"tileset", config.rules().name()},
                    {"placement_policy", config.placement_policy},
                    {"scoring_policy", config.scoring_policy},
                    {"seed", config.seed},
                    {"first_game", config.first_game},
                    {"games", n}};
   if (!config.base_game()) {  // the expansions (a base game's file is as it always was)
-    doc["config"]["tileset_hash"] = config.tileset_hash;
-    doc["config"]["large_meeple"] = config.large_meeple;
+    doc["config"]["tileset_hash"] = config.rules().hash();
+    doc["config"]["large_meeple"] = config.rules().large_meeple();
   }
   if (!config.value_net_hash.empty())
     doc["config"]["value_net"] = {{"hash", config.value_net_hash}, {"source", config.value_net_source}};
@@ -404,14 +404,17 @@ RunConfig run_config_from_json(const json& doc) {
   for (std::size_t i = 0; standard && i < start.size(); ++i)
     standard = start[i].is_number_integer() && start[i].get<std::int64_t>() == std::int64_t(i + 1);
   if (!standard) fail("config.start_scores", "expected [1, ..., colors]");
-  c.tileset = read_string(member(j, "config", "tileset"), "config.tileset");
+  const std::string tileset = read_string(member(j, "config", "tileset"), "config.tileset");
+  std::string tileset_hash;
+  bool large_meeple = false;
   if (j.contains("tileset_hash"))
-    c.tileset_hash = read_string(member(j, "config", "tileset_hash"), "config.tileset_hash");
+    tileset_hash = read_string(member(j, "config", "tileset_hash"), "config.tileset_hash");
   if (j.contains("large_meeple")) {
     const json& lm = j["large_meeple"];
     if (!lm.is_boolean()) fail("config.large_meeple", "expected true or false");
-    c.large_meeple = lm.get<bool>();
+    large_meeple = lm.get<bool>();
   }
+  c.context.rules = Ruleset::recorded(tileset, tileset_hash, large_meeple);
   c.placement_policy =
       read_string(member(j, "config", "placement_policy"), "config.placement_policy");
   c.scoring_policy = read_string(member(j, "config", "scoring_policy"), "config.scoring_policy");

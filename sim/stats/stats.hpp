@@ -38,28 +38,27 @@ struct GameOutcome {
 // What was run. Start scores are always 1..colors.
 struct RunConfig {
   int colors = 3, meeples = 4;
-  std::string tileset = "base", placement_policy = "random", scoring_policy = "random";
-  // The tile set's hash (sim/driver/tilesets.hpp; written with a set other than the base
-  // game's, or with the large meeple), its tiles as the engine deals them, the option.
-  std::string tileset_hash;
-  TileCounts tiles = kBaseCounts;
-  bool large_meeple = false;
-  std::string tileset_path;  // a set from a file: the path given (for replay commands; not written)
+  std::string placement_policy = "random", scoring_policy = "random";
   std::uint64_t seed = 1, first_game = 0, games = 0;
   // The learned value the policies that use one played with (`config.value_net`): its hash
   // (the net's name, docs/value-format.md) and source, "built-in" or "file". Empty hash: not
   // known (a file written before it was recorded, a config made by hand): nothing written.
   std::string value_net_hash, value_net_source;
   std::string value_net_path;  // source "file": the path given (for replay commands; not written)
-  // What the policies of this run are made from besides their specs (the net above, read;
-  // policies/context.hpp): handed to every make_placement_policy for the run. Not written.
+  // What the policies of this run are made from besides their specs (the rules of its
+  // games, the net above; policies/context.hpp): handed to every make_placement_policy for
+  // the run. The rules are written (tileset, tileset_hash, large_meeple); the rest is not.
   PolicyContext context;
 
+  // The rules of the run's games (core/ruleset.hpp): the context's.
+  const Ruleset& rules() const { return *context.rules; }
   // The game's configuration as the engine takes it.
-  Config game_config() const { return Config{colors, meeples, tiles, large_meeple, tileset, tileset_hash}; }
+  Config game_config() const { return Config{colors, meeples, context.rules}; }
   // Whether the game is the base game's (nothing of the expansions): the files of a base
   // game are written as before the expansions (no tileset_hash, no large_meeple).
-  bool base_game() const { return tileset == "base" && tiles == kBaseCounts && !large_meeple; }
+  bool base_game() const { return context.rules->base_game(); }
+  // The --tileset a command line gives for these rules: a built-in name or the file's path.
+  const std::string& tileset_spec() const { return context.rules->spec(); }
 };
 
 struct Performance {
