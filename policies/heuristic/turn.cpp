@@ -20,7 +20,8 @@ void Evaluator<M>::begin_turn(const State& st) {
   next = mover + 1 == k ? 0 : mover + 1;
   has_meeple = st.figures(mover) > 0;
   assert(st.beyond_base() == (std::same_as<M, TypeMask>));  // HeuristicEvaluator::Impl::with
-  tiles_left = st.unseen_total();
+  unseen.load(st);
+  tiles_left = unseen.count(~M(0));  // st.unseen_total(), off the tables just loaded
   meeple_w = tiles_left > 0 ? w.meeple : 0;
   empty_w = tiles_left > 0 ? w.empty : 0;
   one_w = tiles_left > 0 ? w.one : 0;
@@ -45,7 +46,6 @@ void Evaluator<M>::begin_turn(const State& st) {
       q.ones += n == 1;
     }
   }
-  unseen.load(st);
   std::memset(fit_cache.data(), 0xFF, sizeof fit_cache);  // all -1
   for (int i = 0; i < n_side_set; ++i) side_cache[side_set[std::size_t(i)]] = nullptr;
   n_side_set = 0;
