@@ -408,14 +408,14 @@ struct Evaluator {
   }
 
   // --- per turn (turn.cpp) ---------------------------------------------------
-  void begin_turn(const State& st);
-  void end_turn();
+  [[gnu::hot]] void begin_turn(const State& st);
+  [[gnu::hot]] void end_turn();
 
   // --- per cell and per placement (cell.cpp) ---------------------------------
   // The cell's neighbourhood (what CellNeighbours::load finds, read off the turn's
   // tables: the constraint code shows which edges have a tile) and what the heuristic
   // asks of it.
-  void load_cell(int type, const Placement& pl);
+  [[gnu::hot]] void load_cell(int type, const Placement& pl);
   // The factor of the side that a tile showing `edge` (city or road) at d opens there.
   const Factor& opened(int d, int edge) {
     const int od = opposite(d);
@@ -424,16 +424,16 @@ struct Evaluator {
   // What analyse_placement and expect_features do, in one pass, when no board feature is
   // behind two edges of the cell (then every segment is a feature of its own, and the
   // features it joins are distinct): the same results in the same order.
-  void analyse_and_expect(int type, const Oriented& o);
+  [[gnu::hot]] void analyse_and_expect(int type, const Oriented& o);
   // The features the tile belongs to: the board features it joins give way to the joined
   // feature, whose odds are theirs with this cell's sides taken out and the new open sides
   // put in.
   void expect_features(const Oriented& o);
   // Unfinished monasteries with meeples around the cell: one empty cell fewer.
-  void expect_monasteries(const Oriented& o);
+  [[gnu::hot]] void expect_monasteries(const Oriented& o);
   // Open cells beside the tile get its edges too: features on their other sides may now
   // be harder (or impossible) to finish there.
-  void expect_neighbour_cells(const Oriented& o);
+  [[gnu::hot]] void expect_neighbour_cells(const Oriented& o);
 
   // --- per meeple option (move.cpp) ----------------------------------------
   // Tile types the next colour could place with no free segment: at every other open cell
@@ -443,11 +443,11 @@ struct Evaluator {
   // The terms of the option with the meeple on segment `seg` (kNoMeeple: none).
   [[gnu::always_inline]] inline HeuristicTerms terms(int seg);
   // The terms that read the scores and supplies, for a move that completes something.
-  [[gnu::noinline]] void outcome_terms(int seg, const std::array<double, kMaxColors>& p, double r,
+  [[gnu::noinline, gnu::hot]] void outcome_terms(int seg, const std::array<double, kMaxColors>& p, double r,
                                        HeuristicTerms& v);
   // Every meeple option of one placement: emit(move, terms).
   template <class Emit>
-  void placement(int type, const Placement& pl, Emit&& emit);
+  [[gnu::hot]] void placement(int type, const Placement& pl, Emit&& emit);
   inline int evaluate(int type, std::span<const Placement> legal, ScoredMove* out);
 };
 
