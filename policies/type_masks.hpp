@@ -16,11 +16,11 @@
 namespace carc {
 
 // Masks come in two widths, each with its own tables. A game of the base set's types alone
-// (State::beyond_base() false: types 0..23) asks with BaseMask, 32 bits, as the base game
-// always did: its tables, counts and look-ups are as small and as few as they were before
-// the expansions' types. A game with the expansions' types asks with TypeMask, 64 bits of
-// every type. The two give the same counts on a base game (the other types are never
-// unseen there); the heuristic's evaluator is compiled for each (policies/heuristic/).
+// (State::beyond_base() false: types 0..23) asks with BaseMask, 32 bits of those types, so
+// that its tables stay small in the cache and a count is 6 look-ups; a game with the
+// expansions' types asks with TypeMask, 64 bits of every type. The two give the same counts
+// on a base game (the other types are never unseen there); the heuristic's evaluator is
+// compiled for each (policies/heuristic/).
 using BaseMask = std::uint32_t;  // bit t: tile type t < kBaseTypes
 using TypeMask = std::uint64_t;  // bit t: tile type t
 static_assert(kTileTypes <= 64);
