@@ -4,13 +4,13 @@ namespace carc {
 
 static_assert(kMaxTiles < 256, "UnseenCounts sums counts in a byte");
 
-const NoFreeTable& no_free_table() {
-  static const NoFreeTable table = [] {
-    NoFreeTable m{};
+template <MaskWidth M>
+const NoFreeTable<M>& no_free_table() {
+  static const NoFreeTable<M> table = [] {
+    NoFreeTable<M> m{};
     for (int code = 0; code < kCodes; ++code)
-      for (int occ = 0; occ < 16; ++occ) {
-        TypeMask mask = 0;
-        for (int t = 0; t < kTileTypes; ++t) {
+      for (int occ = 0; occ < 16; ++occ)
+        for (int t = 0; t < kMaskTypes<M>; ++t) {
           if (kMonasterySeg[t] >= 0) continue;
           for (int r = 0; r < 4; ++r) {
             if (!(kFits[code][t] >> r & 1)) continue;
@@ -18,16 +18,17 @@ const NoFreeTable& no_free_table() {
             for (int sg = 0; sg < kTiles[t].nseg; ++sg)
               ok &= (kOriented[t][r].seg_edges[sg] & occ) != 0;
             if (ok) {
-              mask |= TypeMask(1) << t;
+              m[std::size_t(code * 16 + occ)] |= M(1) << t;
               break;
             }
           }
         }
-        m.set(std::size_t(code * 16 + occ), mask);
-      }
     return m;
   }();
   return table;
 }
+
+template const NoFreeTable<BaseMask>& no_free_table<BaseMask>();
+template const NoFreeTable<TypeMask>& no_free_table<TypeMask>();
 
 }  // namespace carc

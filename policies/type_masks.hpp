@@ -7,42 +7,39 @@
 #pragma once
 #include <array>
 #include <bit>
+#include <cassert>
+#include <concepts>
 #include <cstdint>
 
 #include "core/state.hpp"
 
 namespace carc {
 
+// Masks come in two widths, each with its own tables. A game of the base set's types alone
+// (State::beyond_base() false: types 0..23) asks with BaseMask, 32 bits of those types, so
+// that its tables stay small in the cache and a count is 6 look-ups; a game with the
+// expansions' types asks with TypeMask, 64 bits of every type. The two give the same counts
+// on a base game (the other types are never unseen there); the heuristic's evaluator is
+// compiled for each (policies/heuristic/).
+using BaseMask = std::uint32_t;  // bit t: tile type t < kBaseTypes
 using TypeMask = std::uint64_t;  // bit t: tile type t
 static_assert(kTileTypes <= 64);
+template <class M>
+concept MaskWidth = std::same_as<M, BaseMask> || std::same_as<M, TypeMask>;
+// The tile types a mask of width M holds: 0 .. kMaskTypes<M> - 1.
+template <MaskWidth M>
+inline constexpr int kMaskTypes = std::same_as<M, BaseMask> ? kBaseTypes : kTileTypes;
+static_assert(kMaskTypes<BaseMask> <= 32 && kMaskTypes<TypeMask> <= 64);
 
-// A table of type masks stored as two parts, the base types' 32 bits and the bits above
-// (the expansions' types, 32..47): a base game reads only the first, and keeps the tables
-// as small in the cache as before the expansions. at(i, ext): the mask, the high part read
-// when `ext` (the game deals types beyond the base set's).
-template <std::size_t N>
-struct SplitMasks {
-  std::array<std::uint32_t, N> lo{};
-  std::array<std::uint16_t, N> hi{};
-  constexpr void set(std::size_t i, TypeMask m) {
-    lo[i] = std::uint32_t(m);
-    hi[i] = std::uint16_t(m >> 32);
-  }
-  constexpr TypeMask at(std::size_t i, bool ext) const {
-    return ext ? TypeMask(lo[i]) | TypeMask(hi[i]) << 32 : TypeMask(lo[i]);
-  }
-};
-static_assert(kFirstRiver <= 48, "SplitMasks holds types 0..47 (river types fit no code)");
-
-// kCloses: tile types that, in some rotation fitting an open cell of this code, end the
+// kCloses<M>: tile types that, in some rotation fitting an open cell of this code, end the
 // feature on side d there (index code * 4 + d): the tile's segment facing d has no edge
 // toward a side without a neighbour, so it opens nothing new.
+template <MaskWidth M>
 inline constexpr auto kCloses = [] {
-  SplitMasks<kCodes * 4> m{};
+  std::array<M, kCodes * 4> m{};
   for (int code = 0; code < kCodes; ++code)
-    for (int d = 0; d < 4; ++d) {
-      TypeMask mask = 0;
-      for (int t = 0; t < kTileTypes; ++t)
+    for (int d = 0; d < 4; ++d)
+      for (int t = 0; t < kMaskTypes<M>; ++t)
         for (int r = 0; r < 4; ++r) {
           if (!(kFits[code][t] >> r & 1)) continue;
           const int s = kOriented[t][r].seg[d];
@@ -52,61 +49,70 @@ inline constexpr auto kCloses = [] {
             if ((kOriented[t][r].seg_edges[s] >> e & 1) && e != d &&
                 code_edge(std::uint8_t(code), e) == kNone)
               closes = false;
-          if (closes) mask |= TypeMask(1) << t;
+          if (closes) m[std::size_t(code * 4 + d)] |= M(1) << t;
         }
-      m.set(std::size_t(code * 4 + d), mask);
-    }
   return m;
 }();
-constexpr TypeMask closes(int code, int d, bool ext) { return kCloses.at(std::size_t(code * 4 + d), ext); }
+template <MaskWidth M>
+constexpr M closes(int code, int d) { return kCloses<M>[std::size_t(code * 4 + d)]; }
 // A lone city edge to the north is ended by E (a city cap); a lone road end by A (a
 // monastery's road end), never by U (a straight road, which leaves the far end open).
-static_assert(closes(kCity, 0, false) >> tile_type('E') & 1);
-static_assert(closes(kRoad, 0, false) >> tile_type('A') & 1);
-static_assert(!(closes(kRoad, 0, false) >> tile_type('U') & 1));
-static_assert(closes(kCity, 0, true) >> tile_type("I10") & 1);
+static_assert(closes<BaseMask>(kCity, 0) >> tile_type('E') & 1);
+static_assert(closes<BaseMask>(kRoad, 0) >> tile_type('A') & 1);
+static_assert(!(closes<BaseMask>(kRoad, 0) >> tile_type('U') & 1));
+static_assert(closes<TypeMask>(kCity, 0) >> tile_type("I10") & 1);
+// The base width is the wide one cut to the base set's types.
+static_assert([] {
+  for (std::size_t i = 0; i < kCloses<BaseMask>.size(); ++i)
+    if (kCloses<BaseMask>[i] != (kCloses<TypeMask>[i] & ((TypeMask(1) << kBaseTypes) - 1)))
+      return false;
+  return true;
+}());
 
-// kFitMask[code]: tile types that fit an open cell of this code in some rotation.
+// kFitMask<M>[code]: tile types that fit an open cell of this code in some rotation.
+template <MaskWidth M>
 inline constexpr auto kFitMask = [] {
-  std::array<TypeMask, kCodes> m{};
+  std::array<M, kCodes> m{};
   for (int code = 0; code < kCodes; ++code)
-    for (int t = 0; t < kTileTypes; ++t)
-      if (kFits[code][t]) m[code] |= TypeMask(1) << t;
+    for (int t = 0; t < kMaskTypes<M>; ++t)
+      if (kFits[code][t]) m[code] |= M(1) << t;
   return m;
 }();
 
-// no_free_table()[code][occ]: tile types that fit an open cell of this code in some
-// rotation where every road/city segment touches a side whose neighbour's feature holds a
-// meeple (bit d of occ), and that have no monastery: placed there, they need no meeple.
-// (Two segments on one unoccupied feature, or a meeple that reaches the cell's features by
-// a merge, are not seen: an estimate.)
-// Index code * 16 + occ.
-using NoFreeTable = SplitMasks<kCodes * 16>;
-const NoFreeTable& no_free_table();
+// no_free_table<M>()[code * 16 + occ]: tile types that fit an open cell of this code in
+// some rotation where every road/city segment touches a side whose neighbour's feature
+// holds a meeple (bit d of occ), and that have no monastery: placed there, they need no
+// meeple. (Two segments on one unoccupied feature, or a meeple that reaches the cell's
+// features by a merge, are not seen: an estimate.) Built once, at first use (type_masks.cpp).
+template <MaskWidth M>
+using NoFreeTable = std::array<M, kCodes * 16>;
+template <MaskWidth M>
+const NoFreeTable<M>& no_free_table();
 
 // A count per tile type, as bit planes (bit t of plane i: bit i of type t's count), so
 // that adding a type mask is a few ands and xors. A count that reaches 16 is only known
 // to be that large.
+template <MaskWidth M>
 class TypeCounts {
  public:
-  void add(TypeMask m) {
-    for (TypeMask& p : plane_) {
-      const TypeMask carry = p & m;
+  void add(M m) {
+    for (M& p : plane_) {
+      const M carry = p & m;
       p ^= m;
       m = carry;
     }
     over_ |= m;
   }
   // The types whose counts are equal in both (and below 16).
-  TypeMask equal(const TypeCounts& o) const {
-    TypeMask differ = over_ | o.over_;
+  M equal(const TypeCounts& o) const {
+    M differ = over_ | o.over_;
     for (std::size_t i = 0; i < plane_.size(); ++i) differ |= plane_[i] ^ o.plane_[i];
     return ~differ;
   }
 
  private:
-  std::array<TypeMask, 4> plane_{};
-  TypeMask over_ = 0;  // types that reached 16
+  std::array<M, 4> plane_{};
+  M over_ = 0;  // types that reached 16
 };
 
 // The types of the unseen tiles, and of those that fit some open cell now: a drawn tile
@@ -118,24 +124,25 @@ inline TypeMask unseen_types(const State& s) {
 }
 inline TypeMask placeable_types(const State& s) {
   TypeMask m = 0;
-  for (int j = 0; j < s.open_count(); ++j) m |= kFitMask[s.open_cell(j).code];
+  for (int j = 0; j < s.open_count(); ++j) m |= kFitMask<TypeMask>[s.open_cell(j).code];
   return m;
 }
 
-// Unseen tiles of the types in a mask, by table: per group of 4 types (a nibble of the
-// mask) the sum for each of its 16 subsets, so a count is 6 look-ups and 5 additions.
+// Unseen tiles of the types in a mask of width M, by table: per group of 4 types (a nibble
+// of the mask) the sum for each of its 16 subsets, so a count is a look-up a nibble (6 for
+// the base width) and their sum. The base width reads a State of the base set's types only.
+template <MaskWidth M>
 class UnseenCounts {
  public:
   // The counts of `s`. Only the nibbles whose types' counts changed since the last load
   // are rebuilt (a turn usually changes one type; the first load rebuilds all).
   void load(const State& s) {
-    // Nibbles past the game's types hold 0 (from the first load on: counts_ starts at 0).
-    const int nibbles = s.type_end() <= 24 ? 6 : kNibbles;
-    for (int n = 0; n < nibbles; ++n) {
+    assert(kMaskTypes<M> >= s.type_end());
+    for (int n = 0; n < kNibbles; ++n) {
       bool same = true;
       for (int i = 0; i < 4; ++i) {
         const int t = 4 * n + i;
-        const std::uint8_t c = t < kTileTypes ? std::uint8_t(s.unseen(t)) : 0;
+        const std::uint8_t c = t < kMaskTypes<M> ? std::uint8_t(s.unseen(t)) : 0;
         same &= counts_[std::size_t(t)] == c;
         counts_[std::size_t(t)] = c;
       }
@@ -147,18 +154,15 @@ class UnseenCounts {
       }
     }
   }
-  int count(TypeMask mask) const {
+  int count(M mask) const {
     if (!mask) return 0;
-    int n = table_[0][mask & 15] + table_[1][(mask >> 4) & 15] + table_[2][(mask >> 8) & 15] +
-            table_[3][(mask >> 12) & 15] + table_[4][(mask >> 16) & 15] +
-            table_[5][(mask >> 20) & 15];
-    // The expansions' types (24 and up): none in a base game, so one test there.
-    if (mask >> 24) [[unlikely]]
-      for (int k = 6; k < kNibbles; ++k) n += table_[std::size_t(k)][(mask >> (4 * k)) & 15];
+    int n = 0;
+    for (int k = 0; k < kNibbles; ++k) n += table_[std::size_t(k)][(mask >> (4 * k)) & 15];
     return n;
   }
+
  private:
-  static constexpr int kNibbles = (kTileTypes + 3) / 4;
+  static constexpr int kNibbles = (kMaskTypes<M> + 3) / 4;
   std::array<std::array<std::uint8_t, 16>, kNibbles> table_{};
   // The counts the tables were built from (all 0 at first, as the tables are).
   std::array<std::uint8_t, 4 * kNibbles> counts_{};

@@ -10,29 +10,34 @@
 #include "policies/lookahead.hpp"
 #include "policies/type_masks.hpp"
 #include "sim/driver/deal.hpp"
+#include "sim/driver/tilesets.hpp"
 
 namespace {
 
 using namespace carc;
 
-int unseen_of(const State& s, TypeMask mask) {
+template <class M>
+int unseen_of(const State& s, M mask) {
   int n = 0;
-  for (int t = 0; t < kTileTypes; ++t) n += (mask >> t & 1) ? s.unseen(t) : 0;
+  for (int t = 0; t < kMaskTypes<M>; ++t) n += (mask >> t & 1) ? s.unseen(t) : 0;
   return n;
 }
 
-}  // namespace
-
-TEST_CASE("type masks: discards, fits and unseen counts by ands, against loops") {
+// Plays 30 greedy games of the set (no river: every tile from the colours' stacks) and
+// checks the masks of width M at every position against loops; returns the positions.
+template <class M>
+int check_masks(const TileCounts& tiles, std::string_view name, std::string_view hash,
+                int& discarding) {
   auto driver = make_placement_policy("greedy");
   auto scoring = make_lookahead_scoring();
-  int positions = 0, discarding = 0;
+  int positions = 0;
   // One UnseenCounts for every game: a load rebuilds only what changed since the last one,
   // and the first position of a game follows the last of another.
-  UnseenCounts counts;
+  UnseenCounts<M> counts;
   for (std::uint64_t game = 0; game < 30; ++game) {
-    sim::Stacks st = sim::deal(2 + int(game % 3), 41, game);
-    State s = State::initial({2 + int(game % 3), 4});
+    const int colors = 2 + int(game % 3);
+    sim::Stacks st = sim::deal(colors, 41, game, tiles);
+    State s = State::initial({colors, 4, tiles, false, name, hash});
     Rng rng(game);
     while (!s.ended()) {
       counts.load(s);
@@ -45,11 +50,11 @@ TEST_CASE("type masks: discards, fits and unseen counts by ands, against loops")
       }
       for (int j = 0; j < s.open_count(); ++j) {
         const int code = s.open_cell(j).code;
-        CHECK(counts.count(kFitMask[code]) == unseen_of(s, kFitMask[code]));
+        CHECK(counts.count(kFitMask<M>[code]) == unseen_of(s, kFitMask<M>[code]));
         for (int d = 0; d < 4; ++d)
-          CHECK(counts.count(closes(code, d, true)) == unseen_of(s, closes(code, d, true)));
+          CHECK(counts.count(closes<M>(code, d)) == unseen_of(s, closes<M>(code, d)));
       }
-      CHECK(counts.count(~TypeMask(0)) == s.unseen_total());
+      CHECK(counts.count(~M(0)) == s.unseen_total());
       ++positions;
       const int c = s.to_move();
       const int type = st.pop(c);
@@ -67,11 +72,39 @@ TEST_CASE("type masks: discards, fits and unseen counts by ands, against loops")
       s.end_turn();
     }
   }
-  CHECK(positions > 500);
+  return positions;
+}
+
+}  // namespace
+
+TEST_CASE("type masks: discards, fits and unseen counts by ands, against loops") {
+  int discarding = 0;
+  // The base width on base games, the wide one on base games and on Inns & Cathedrals'.
+  CHECK(check_masks<BaseMask>(kBaseCounts, "base", "", discarding) > 500);
+  CHECK(check_masks<TypeMask>(kBaseCounts, "base", "", discarding) > 500);
+  const sim::LoadedTileSet inns = sim::load_tileset("base+inns");
+  CHECK(check_masks<TypeMask>(inns.counts(), inns.name, inns.hash, discarding) > 500);
   CHECK(discarding > 0);  // some positions where a type would be discarded
 }
 
-TEST_CASE("type masks: counts per type as bit planes, against plain counters") {
+TEST_CASE("type masks: the base width is the wide one without the expansions' types") {
+  const TypeMask base_types = (TypeMask(1) << kBaseTypes) - 1;
+  int inn_bits = 0;
+  for (int code = 0; code < kCodes; ++code) {
+    CHECK(kFitMask<BaseMask>[code] == (kFitMask<TypeMask>[code] & base_types));
+    for (int d = 0; d < 4; ++d)
+      CHECK(closes<BaseMask>(code, d) == (closes<TypeMask>(code, d) & base_types));
+    for (int occ = 0; occ < 16; ++occ) {
+      const TypeMask wide = no_free_table<TypeMask>()[std::size_t(code * 16 + occ)];
+      CHECK(no_free_table<BaseMask>()[std::size_t(code * 16 + occ)] == (wide & base_types));
+      inn_bits += (wide & ~base_types) != 0;
+    }
+  }
+  CHECK(inn_bits > 0);  // the wide table holds the inns' types too
+}
+
+TEST_CASE_TEMPLATE("type masks: counts per type as bit planes, against plain counters", M,
+                   BaseMask, TypeMask) {
   // Masks drawn from a fixed generator, every third one all types: counts from 0 to past
   // 16, compared type by type.
   std::uint64_t x = 0x9E3779B97F4A7C15ull;
@@ -79,17 +112,17 @@ TEST_CASE("type masks: counts per type as bit planes, against plain counters") {
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
-    return TypeMask(x) & ((TypeMask(1) << kTileTypes) - 1);
+    return M(x & ((TypeMask(1) << kMaskTypes<M>) - 1));
   };
   int over16 = 0;
   for (int round = 0; round < 200; ++round) {
-    TypeCounts a, b;
-    std::array<int, kTileTypes> ca{}, cb{};
+    TypeCounts<M> a, b;
+    std::array<int, kMaskTypes<M>> ca{}, cb{};
     const int adds_a = round % 40, adds_b = (round * 7) % 20;
     for (int i = 0; i < adds_a; ++i) {
-      const TypeMask m = i % 3 ? next() : (TypeMask(1) << kTileTypes) - 1;
+      const M m = i % 3 ? next() : M((TypeMask(1) << kMaskTypes<M>) - 1);
       a.add(m);
-      for (int t = 0; t < kTileTypes; ++t) ca[t] += m >> t & 1;
+      for (int t = 0; t < kMaskTypes<M>; ++t) ca[t] += m >> t & 1;
     }
     // b starts as a copy of a's first masks half the time, so that equal counts occur.
     if (round % 2) {
@@ -97,13 +130,13 @@ TEST_CASE("type masks: counts per type as bit planes, against plain counters") {
       cb = ca;
     }
     for (int i = 0; i < adds_b % 4; ++i) {
-      const TypeMask m = next();
+      const M m = next();
       b.add(m);
-      for (int t = 0; t < kTileTypes; ++t) cb[t] += m >> t & 1;
+      for (int t = 0; t < kMaskTypes<M>; ++t) cb[t] += m >> t & 1;
     }
-    const TypeMask eq = a.equal(b);
+    const M eq = a.equal(b);
     over16 += ca[0] >= 16;
-    for (int t = 0; t < kTileTypes; ++t)
+    for (int t = 0; t < kMaskTypes<M>; ++t)
       CHECK(bool(eq >> t & 1) == (ca[t] == cb[t] && ca[t] < 16));
   }
   CHECK(over16 > 10);  // the saturated counts were exercised

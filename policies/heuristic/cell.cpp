@@ -32,8 +32,9 @@ int bits8(unsigned m) { return kBits4[m & 15u] + kBits4[m >> 4 & 15u]; }
 // The cell's neighbourhood (what CellNeighbours::load finds, read off the turn's
 // tables: the constraint code shows which edges have a tile) and what the heuristic
 // asks of it.
-void Evaluator::load_cell(int type, const Placement& pl) {
-  CellView& v = cell;
+template <MaskWidth M>
+void Evaluator<M>::load_cell(int type, const Placement& pl) {
+  CellView<M>& v = cell;
   CellNeighbours& nb = v.nb;
   const int jx = open_of[pl.cell];
   v.code = s->open_cell(jx).code;
@@ -93,10 +94,10 @@ void Evaluator::load_cell(int type, const Placement& pl) {
   // Absorbing types at every open cell but this one and those beside it: a type drops
   // out when all the open cells that absorb it are among those. Most of them absorb
   // nothing: only the types they absorb (`in`) can drop out.
-  TypeCounts here;
-  TypeMask in = 0;
+  TypeCounts<M> here;
+  M in = 0;
   const auto absorbs = [&](int j) {  // kNoOpen absorbs nothing
-    if (const TypeMask m = nofree_of[std::size_t(j)]) {
+    if (const M m = nofree_of[std::size_t(j)]) {
       here.add(m);
       in |= m;
     }
@@ -149,7 +150,7 @@ void Evaluator::load_cell(int type, const Placement& pl) {
     for (int a = 1; a < 4; ++a)
       for (int b = 0; b < a; ++b) nb.shared_root |= nb.root[a] >= 0 && nb.root[a] == nb.root[b];
   // Those that drop out are usually none: their count is taken off nofree_all's.
-  const TypeMask drop = in ? nofree_all & here.equal(nofree_cells) : 0;
+  const M drop = in ? nofree_all & here.equal(nofree_cells) : 0;
   v.nofree_base = nofree_all & ~drop;
   v.nofree_base_count = nofree_all_count - unseen.count(drop);
 }
@@ -157,7 +158,8 @@ void Evaluator::load_cell(int type, const Placement& pl) {
 // What analyse_placement and expect_features do, in one pass, when no board feature is
 // behind two edges of the cell (then every segment is a feature of its own, and the
 // features it joins are distinct): the same results in the same order.
-void Evaluator::analyse_and_expect(int type, const Oriented& o) {
+template <MaskWidth M>
+void Evaluator<M>::analyse_and_expect(int type, const Oriented& o) {
   const TileDef& def = kTiles[type];
   const unsigned occupied = cell.nb.occupied;
   const int nseg = def.nseg;
@@ -256,7 +258,8 @@ void Evaluator::analyse_and_expect(int type, const Oriented& o) {
 // The features the tile belongs to: the board features it joins give way to the joined
 // feature, whose odds are theirs with this cell's sides taken out and the new open sides
 // put in.
-void Evaluator::expect_features(const Oriented& o) {
+template <MaskWidth M>
+void Evaluator<M>::expect_features(const Oriented& o) {
   for (int i = 0; i < e.n_feats; ++i) {
     const JoinedFeature& f = e.feats[i];
     for (int r = 0; r < f.n_roots; ++r) retire(f.roots[r]);
@@ -290,7 +293,8 @@ void Evaluator::expect_features(const Oriented& o) {
 }
 
 // Unfinished monasteries with meeples around the cell: one empty cell fewer.
-void Evaluator::expect_monasteries(const Oriented& o) {
+template <MaskWidth M>
+void Evaluator<M>::expect_monasteries(const Oriented& o) {
   for (int i = 0; i < cell.n_monasteries; ++i) {
     const NearActive& m = cell.monasteries[i];
     if (delta.is_gone(m.root)) continue;
@@ -304,7 +308,8 @@ void Evaluator::expect_monasteries(const Oriented& o) {
 
 // Open cells beside the tile get its edges too: features on their other sides may now
 // be harder (or impossible) to finish there.
-void Evaluator::expect_neighbour_cells(const Oriented& o) {
+template <MaskWidth M>
+void Evaluator<M>::expect_neighbour_cells(const Oriented& o) {
   for (int i = 0; i < cell.n_sides; ++i) {
     const NearSide& ns = cell.sides[i];
     if (delta.is_gone(ns.root)) continue;
@@ -322,5 +327,16 @@ void Evaluator::expect_neighbour_cells(const Oriented& o) {
         contrib(f.kind, no, f.tiles, f.pennants, f.meeples, f.meeple_total), 1);
   }
 }
+
+template void Evaluator<BaseMask>::load_cell(int, const Placement&);
+template void Evaluator<BaseMask>::analyse_and_expect(int, const Oriented&);
+template void Evaluator<BaseMask>::expect_features(const Oriented&);
+template void Evaluator<BaseMask>::expect_monasteries(const Oriented&);
+template void Evaluator<BaseMask>::expect_neighbour_cells(const Oriented&);
+template void Evaluator<TypeMask>::load_cell(int, const Placement&);
+template void Evaluator<TypeMask>::analyse_and_expect(int, const Oriented&);
+template void Evaluator<TypeMask>::expect_features(const Oriented&);
+template void Evaluator<TypeMask>::expect_monasteries(const Oriented&);
+template void Evaluator<TypeMask>::expect_neighbour_cells(const Oriented&);
 
 }  // namespace carc::heuristic

@@ -153,14 +153,15 @@ inline std::array<std::uint8_t, kMaxColors> unpack(std::uint64_t v) {
 }
 inline constexpr Odds kNoOdds{};
 
-// The board around a cell, shared by the placements there.
+// The board around a cell, shared by the placements there (M: the mask width).
+template <MaskWidth M>
 struct CellView {
   CellNeighbours nb;
   int code = 0;                             // the cell's constraint code
   std::array<std::uint8_t, 4> open{};       // open index of the neighbour at d, or kNoOpen
   std::array<std::uint8_t, 4> code_near{};  // its code (0: not open)
   std::array<std::uint8_t, 4> occ_near{};   // its sides on occupied features
-  TypeMask nofree_base = 0;                 // absorbing tile types at every other open cell
+  M nofree_base = 0;                        // absorbing tile types at every other open cell
   int nofree_base_count = 0;
   int n_sides = 0;
   std::array<NearSide, 12> sides;
@@ -173,23 +174,27 @@ struct CellView {
 };
 
 // What the meeple options of one placement share.
+template <MaskWidth M>
 struct PlacementView {
   std::array<double, kMaxColors> expect{};  // expected points per colour, without the meeple
   double returns = 0;
   double sink = 0;  // the sink term without the meeple
   double compact = 0;
   bool ends = false;
-  TypeMask absorb_mask = 0;  // absorbing types, without the meeple
+  M absorb_mask = 0;  // absorbing types, without the meeple
   int absorb_count = 0;
-  std::array<TypeMask, kMaxSegs> absorb_extra{};  // more of them with the meeple on feature i
+  std::array<M, kMaxSegs> absorb_extra{};  // more of them with the meeple on feature i
 };
 
-// The evaluator (HeuristicEvaluator's implementation).
+// The evaluator (HeuristicEvaluator's implementation), compiled for each mask width
+// (type_masks.hpp): BaseMask for the positions of base games, TypeMask for those of games
+// with the expansions' types. The two give the same values on a base game.
+template <MaskWidth M>
 struct Evaluator {
   HeuristicWeights w;
   BestOrder best;
   std::array<std::array<double, kMaxSides + 1>, 3> qpow{};  // q^n per SegKind
-  const NoFreeTable& no_free = no_free_table();
+  const NoFreeTable<M>& no_free = no_free_table<M>();
   ExpCache exp;
   // Factors by (tiles unseen, closers), and award weights by score gap: computed once.
   std::vector<Factor> factors;
@@ -199,7 +204,6 @@ struct Evaluator {
   const State* s = nullptr;
   int k = 0, tiles_left = 0, mover = 0, next = 0;
   bool has_meeple = false;
-  bool ext = false;  // the game deals types beyond the base set's (SplitMasks::at)
   double meeple_w = 0, empty_w = 0, one_w = 0, urgent_w = 0, absorb_w = 0;
   std::array<double, kMaxColors> award{};
   std::array<double, kMaxColors> pend{};  // expected points per colour
@@ -211,16 +215,16 @@ struct Evaluator {
   };
   std::array<Supplies, 2> quiet;
   Scores scores_now{};
-  UnseenCounts unseen;
+  UnseenCounts<M> unseen;
   Factor* factor_row = nullptr;
   std::array<std::uint8_t, kCells> open_of;
   // Per open cell: its sides on occupied features, and its code; both 0 at kNoOpen.
   std::array<std::uint8_t, kNoOpen + 1> occ_of{};
   std::array<std::uint8_t, kNoOpen + 1> open_code{};
   // Per open cell: no_free of it; nofree_of[kNoOpen] stays 0 (no cell there: nothing absorbed).
-  std::array<TypeMask, kNoOpen + 1> nofree_of{};
-  TypeCounts nofree_cells;  // per type: open cells absorbing it
-  TypeMask nofree_all = 0;
+  std::array<M, kNoOpen + 1> nofree_of{};
+  TypeCounts<M> nofree_cells;  // per type: open cells absorbing it
+  M nofree_all = 0;
   int nofree_all_count = 0;  // unseen.count(nofree_all)
   std::array<std::int16_t, kCodes> fit_cache;
   // side_factor(code, d); nullptr: not known this turn. Only the entries in side_set are
@@ -258,11 +262,11 @@ struct Evaluator {
   unsigned around_known = 0;
 
   // Per cell and per placement.
-  CellView cell;
+  CellView<M> cell;
   PlacementEffect e;
   Delta delta;
   std::array<Odds, kMaxSegs> feat_odds{};
-  PlacementView pv;
+  PlacementView<M> pv;
 
   explicit Evaluator(const HeuristicWeights& weights)
       : w(weights), factors((kMaxTiles + 1) * (kMaxTiles + 1)), awards(kScoreLimit, -1.0) {
@@ -279,11 +283,11 @@ struct Evaluator {
   // --- chances -----------------------------------------------------------------------
 
   // Unseen tiles that would end the feature on side d of an open cell of this code.
-  int closers(int code, int d) const { return unseen.count(closes(code, d, ext)); }
+  int closers(int code, int d) const { return unseen.count(closes<M>(code, d)); }
   // Unseen tiles that fit an open cell of this code.
   int fit(int code) {
     std::int16_t& c = fit_cache[code];
-    if (c < 0) c = std::int16_t(unseen.count(kFitMask[code]));
+    if (c < 0) c = std::int16_t(unseen.count(kFitMask<M>[code]));
     return c;
   }
   // 1 - (1 - c/T)^h for both horizons, as logs (T unseen tiles).
@@ -404,14 +408,14 @@ struct Evaluator {
   }
 
   // --- per turn (turn.cpp) ---------------------------------------------------
-  void begin_turn(const State& st);
-  void end_turn();
+  [[gnu::hot]] void begin_turn(const State& st);
+  [[gnu::hot]] void end_turn();
 
   // --- per cell and per placement (cell.cpp) ---------------------------------
   // The cell's neighbourhood (what CellNeighbours::load finds, read off the turn's
   // tables: the constraint code shows which edges have a tile) and what the heuristic
   // asks of it.
-  void load_cell(int type, const Placement& pl);
+  [[gnu::hot]] void load_cell(int type, const Placement& pl);
   // The factor of the side that a tile showing `edge` (city or road) at d opens there.
   const Factor& opened(int d, int edge) {
     const int od = opposite(d);
@@ -420,16 +424,16 @@ struct Evaluator {
   // What analyse_placement and expect_features do, in one pass, when no board feature is
   // behind two edges of the cell (then every segment is a feature of its own, and the
   // features it joins are distinct): the same results in the same order.
-  void analyse_and_expect(int type, const Oriented& o);
+  [[gnu::hot]] void analyse_and_expect(int type, const Oriented& o);
   // The features the tile belongs to: the board features it joins give way to the joined
   // feature, whose odds are theirs with this cell's sides taken out and the new open sides
   // put in.
   void expect_features(const Oriented& o);
   // Unfinished monasteries with meeples around the cell: one empty cell fewer.
-  void expect_monasteries(const Oriented& o);
+  [[gnu::hot]] void expect_monasteries(const Oriented& o);
   // Open cells beside the tile get its edges too: features on their other sides may now
   // be harder (or impossible) to finish there.
-  void expect_neighbour_cells(const Oriented& o);
+  [[gnu::hot]] void expect_neighbour_cells(const Oriented& o);
 
   // --- per meeple option (move.cpp) ----------------------------------------
   // Tile types the next colour could place with no free segment: at every other open cell
@@ -439,11 +443,11 @@ struct Evaluator {
   // The terms of the option with the meeple on segment `seg` (kNoMeeple: none).
   [[gnu::always_inline]] inline HeuristicTerms terms(int seg);
   // The terms that read the scores and supplies, for a move that completes something.
-  [[gnu::noinline]] void outcome_terms(int seg, const std::array<double, kMaxColors>& p, double r,
+  [[gnu::noinline, gnu::hot]] void outcome_terms(int seg, const std::array<double, kMaxColors>& p, double r,
                                        HeuristicTerms& v);
   // Every meeple option of one placement: emit(move, terms).
   template <class Emit>
-  void placement(int type, const Placement& pl, Emit&& emit);
+  [[gnu::hot]] void placement(int type, const Placement& pl, Emit&& emit);
   inline int evaluate(int type, std::span<const Placement> legal, ScoredMove* out);
 };
 

@@ -9,7 +9,8 @@ namespace heuristic {
 // Tile types the next colour could place with no free segment: at every other open cell
 // as they are (cell.nofree_base), at the cells beside this one as the move leaves them;
 // a meeple on a feature adds the sides of those cells on it.
-inline void Evaluator::absorbing(const Oriented& o) {
+template <MaskWidth M>
+inline void Evaluator<M>::absorbing(const Oriented& o) {
   pv.absorb_mask = cell.nofree_base;
   pv.absorb_extra.fill(0);
   for (unsigned b = ~cell.nb.occupied & 15u; b; b &= b - 1) {
@@ -20,20 +21,21 @@ inline void Evaluator::absorbing(const Oriented& o) {
     if (o.seg[d] >= 0) {
       const int fi = e.feat_of_seg[o.seg[d]];
       if (e.feats[fi].meeple_total) {
-        pv.absorb_mask |= no_free.at(std::size_t(code * 16 + (occ | 1 << od)), ext);
+        pv.absorb_mask |= no_free[std::size_t(code * 16 + (occ | 1 << od))];
       } else {
-        pv.absorb_mask |= no_free.at(std::size_t(code * 16 + (occ)), ext);
-        pv.absorb_extra[fi] |= no_free.at(std::size_t(code * 16 + (occ | 1 << od)), ext);
+        pv.absorb_mask |= no_free[std::size_t(code * 16 + occ)];
+        pv.absorb_extra[fi] |= no_free[std::size_t(code * 16 + (occ | 1 << od))];
       }
     } else {
-      pv.absorb_mask |= no_free.at(std::size_t(code * 16 + (occ)), ext);
+      pv.absorb_mask |= no_free[std::size_t(code * 16 + occ)];
     }
   }
   pv.absorb_count = cell.nofree_base_count + unseen.count(pv.absorb_mask & ~cell.nofree_base);
 }
 
 // The terms of the option with the meeple on segment `seg` (kNoMeeple: none).
-inline HeuristicTerms Evaluator::terms(int seg) {
+template <MaskWidth M>
+inline HeuristicTerms Evaluator<M>::terms(int seg) {
   std::array<double, kMaxColors> p = pv.expect;
   double r = pv.returns;
   const JoinedFeature* meeple_on = nullptr;
@@ -69,8 +71,9 @@ inline HeuristicTerms Evaluator::terms(int seg) {
 }
 
 // The terms that read the scores and supplies, for a move that completes something.
-void Evaluator::outcome_terms(int seg, const std::array<double, kMaxColors>& p, double r,
-                              HeuristicTerms& v) {
+template <MaskWidth M>
+void Evaluator<M>::outcome_terms(int seg, const std::array<double, kMaxColors>& p, double r,
+                                 HeuristicTerms& v) {
   Scores score, supply;
   move_outcome(*s, e, cell.nb, seg, best, score, supply);
   int in_supply = 0, empties = 0, ones = 0;
@@ -86,8 +89,9 @@ void Evaluator::outcome_terms(int seg, const std::array<double, kMaxColors>& p, 
   v.urgent = urgent_term(urgent_w, supply[next] == 0);
 }
 
+template <MaskWidth M>
 template <class Emit>
-void Evaluator::placement(int type, const Placement& pl, Emit&& emit) {
+void Evaluator<M>::placement(int type, const Placement& pl, Emit&& emit) {
   if (pl.cell != cell.nb.cell) load_cell(type, pl);
   const Oriented& o = kOriented[type][pl.rot];
   delta.points.fill(0);
@@ -119,7 +123,8 @@ void Evaluator::placement(int type, const Placement& pl, Emit&& emit) {
   } while (options);
 }
 
-inline int Evaluator::evaluate(int type, std::span<const Placement> legal, ScoredMove* out) {
+template <MaskWidth M>
+inline int Evaluator<M>::evaluate(int type, std::span<const Placement> legal, ScoredMove* out) {
   int n = 0;
   cell.nb.cell = -1;
   // Where each rotation's options went at the current cell: a rotation that turns the
@@ -153,8 +158,20 @@ inline int Evaluator::evaluate(int type, std::span<const Placement> legal, Score
 
 }  // namespace heuristic
 
-struct HeuristicEvaluator::Impl : heuristic::Evaluator {
-  using Evaluator::Evaluator;
+// An evaluator per mask width: the base game's, made with the policy, and the one for the
+// expansions' types, made at the first position of a game that deals them (a policy that
+// plays only base games never makes it).
+struct HeuristicEvaluator::Impl {
+  explicit Impl(const HeuristicWeights& w) : base(w) {}
+  heuristic::Evaluator<BaseMask> base;
+  std::unique_ptr<heuristic::Evaluator<TypeMask>> wide;
+  // f(the evaluator for the positions of s's game).
+  template <class F>
+  decltype(auto) with(const State& s, F&& f) {
+    if (!s.beyond_base()) return f(base);
+    if (!wide) wide = std::make_unique<heuristic::Evaluator<TypeMask>>(base.w);
+    return f(*wide);
+  }
 };
 
 HeuristicEvaluator::HeuristicEvaluator(const HeuristicWeights& w)
@@ -163,47 +180,53 @@ HeuristicEvaluator::~HeuristicEvaluator() = default;
 
 int HeuristicEvaluator::evaluate(const State& s, int type, std::span<const Placement> legal,
                                  ScoredMove* out, Rng&) {
-  impl_->begin_turn(s);
-  const int n = impl_->evaluate(type, legal, out);
-  impl_->end_turn();
-  return n;
+  return impl_->with(s, [&](auto& e) {
+    e.begin_turn(s);
+    const int n = e.evaluate(type, legal, out);
+    e.end_turn();
+    return n;
+  });
 }
 
 HeuristicTerms HeuristicEvaluator::terms(const State& s, int type, const Move& m) {
-  impl_->begin_turn(s);
-  impl_->cell.nb.cell = -1;
-  HeuristicTerms found, first;
-  bool matched = false, any = false;
-  impl_->placement(type, m.at, [&](const Move& option, const HeuristicTerms& t) {
-    if (!any) first = t;
-    any = true;
-    if (option.seg == m.seg) {
-      found = t;
-      matched = true;
-    }
+  return impl_->with(s, [&](auto& e) {
+    e.begin_turn(s);
+    e.cell.nb.cell = -1;
+    HeuristicTerms found, first;
+    bool matched = false, any = false;
+    e.placement(type, m.at, [&](const Move& option, const HeuristicTerms& t) {
+      if (!any) first = t;
+      any = true;
+      if (option.seg == m.seg) {
+        found = t;
+        matched = true;
+      }
+    });
+    if (!matched) found = first;  // the only option is then the one without a meeple
+    e.end_turn();
+    return found;
   });
-  if (!matched) found = first;  // the only option is then the one without a meeple
-  impl_->end_turn();
-  return found;
 }
 
 // begin_turn computes the position's own expectations for every move to start from: pend
 // is the points per colour, and each active feature's odds give its meeples' chances (its
 // `now.ret` is the same chance times `meeple` and the meeple count, summed over colours).
 PositionExpectations HeuristicEvaluator::expectations(const State& s) {
-  heuristic::Evaluator& e = *impl_;
-  e.begin_turn(s);
-  PositionExpectations out;
-  for (int c = 0; c < e.k; ++c) out.points[c] = e.pend[c];
-  for (int i = 0; i < e.n_active; ++i) {
-    const heuristic::Active& a = e.active[i];
-    const Feature& f = s.feature(a.root);
-    const double chance = e.tiles_left > 0 ? e.meeple_odds(a.odds, e.qpow[int(f.kind)].data()) : 0;
-    for (int c = 0; c < e.k; ++c) out.returns[c] += chance * f.meeples[c];
-  }
-  if (e.tiles_left > 0) out.absorb_share = double(e.nofree_all_count) / e.tiles_left;
-  e.end_turn();
-  return out;
+  return impl_->with(s, [&](auto& e) {
+    e.begin_turn(s);
+    PositionExpectations out;
+    for (int c = 0; c < e.k; ++c) out.points[c] = e.pend[c];
+    for (int i = 0; i < e.n_active; ++i) {
+      const heuristic::Active& a = e.active[i];
+      const Feature& f = s.feature(a.root);
+      const double chance =
+          e.tiles_left > 0 ? e.meeple_odds(a.odds, e.qpow[int(f.kind)].data()) : 0;
+      for (int c = 0; c < e.k; ++c) out.returns[c] += chance * f.meeples[c];
+    }
+    if (e.tiles_left > 0) out.absorb_share = double(e.nofree_all_count) / e.tiles_left;
+    e.end_turn();
+    return out;
+  });
 }
 
 }  // namespace carc

@@ -12,14 +12,16 @@ static_assert([] {
   return true;
 }());
 
-void Evaluator::begin_turn(const State& st) {
+template <MaskWidth M>
+void Evaluator<M>::begin_turn(const State& st) {
   s = &st;
   k = st.colors();
   mover = st.to_move();
   next = mover + 1 == k ? 0 : mover + 1;
   has_meeple = st.figures(mover) > 0;
-  ext = st.beyond_base();
-  tiles_left = st.unseen_total();
+  assert(st.beyond_base() == (std::same_as<M, TypeMask>));  // HeuristicEvaluator::Impl::with
+  unseen.load(st);
+  tiles_left = unseen.count(~M(0));  // st.unseen_total(), off the tables just loaded
   meeple_w = tiles_left > 0 ? w.meeple : 0;
   empty_w = tiles_left > 0 ? w.empty : 0;
   one_w = tiles_left > 0 ? w.one : 0;
@@ -44,7 +46,6 @@ void Evaluator::begin_turn(const State& st) {
       q.ones += n == 1;
     }
   }
-  unseen.load(st);
   std::memset(fit_cache.data(), 0xFF, sizeof fit_cache);  // all -1
   for (int i = 0; i < n_side_set; ++i) side_cache[side_set[std::size_t(i)]] = nullptr;
   n_side_set = 0;
@@ -53,7 +54,7 @@ void Evaluator::begin_turn(const State& st) {
   // types it absorbs (none without a side on an occupied feature: see above).
   const int n_open = st.open_count();
   nofree_all = 0;
-  nofree_cells = TypeCounts{};
+  nofree_cells = TypeCounts<M>{};
   for (int j = 0; j < n_open; ++j) {
     const OpenCell& oc = st.open_cell(j);
     const int code = oc.code;
@@ -73,9 +74,9 @@ void Evaluator::begin_turn(const State& st) {
       apply(odds_of(r), f, 1);
     }
     occ_of[j] = std::uint8_t(occ);
-    TypeMask m = 0;
+    M m = 0;
     if (occ) {
-      m = no_free.at(std::size_t(code * 16 + occ), ext);
+      m = no_free[std::size_t(code * 16 + occ)];
       nofree_all |= m;
       nofree_cells.add(m);
     }
@@ -139,10 +140,16 @@ void Evaluator::begin_turn(const State& st) {
   }
 }
 
-void Evaluator::end_turn() {
+template <MaskWidth M>
+void Evaluator<M>::end_turn() {
   for (int j = 0; j < s->open_count(); ++j) open_of[s->open_cell(j).cell] = kNoOpen;
   for (int i = 0; i < n_marked; ++i) is_marked[marked[i]] = false;
   for (int i = 0; i < n_active; ++i) active_of[active[i].root] = kNotActive;
 }
+
+template void Evaluator<BaseMask>::begin_turn(const State&);
+template void Evaluator<TypeMask>::begin_turn(const State&);
+template void Evaluator<BaseMask>::end_turn();
+template void Evaluator<TypeMask>::end_turn();
 
 }  // namespace carc::heuristic
