@@ -174,24 +174,33 @@ py::list policy_list(const std::vector<PolicyInfo>& infos) {
 // A game to step through (python/carcsolo/__init__.py documents it for Python).
 class Game {
  public:
-  // colors: default 3, or as many as the given stacks.
+  // colors: default 3, or as many as the given stacks. tileset, large_meeple: the game's set
+  // and option as the command line's --tileset and --large-meeple give them; stacks and river:
+  // a given deal of that set (sim/driver/deal.hpp).
   // table: no deal; draw() tells each tile drawn (seed then seeds the scoring policy only).
   Game(std::optional<int> colors, int meeples, std::uint64_t seed, std::uint64_t game,
-       std::optional<std::vector<std::string>> stacks, const std::string& scoring, bool table) {
+       std::optional<std::vector<std::string>> stacks, const std::string& scoring, bool table,
+       const std::string& tileset, bool large_meeple, std::optional<std::string> river) {
     translated([&] {
+      rc_.colors = colors.value_or(stacks ? int(stacks->size()) : 3);
+      rc_.meeples = meeples;
+      sim::select_tileset(tileset, large_meeple, rc_);
+      Config cfg = rc_.game_config();
+      cfg.colors = colors.value_or(3);
+      if (river && !stacks) throw std::invalid_argument("river= is the river stack of a given deal: give stacks= too");
       if (table) {
         if (stacks) throw std::invalid_argument("a game at the table has no stacks: draw() tells each tile");
-        g_ = std::make_unique<sim::SteppedGame>(sim::SteppedGame::AtTheTable{},
-                                                Config{colors.value_or(3), meeples}, scoring, seed);
+        g_ = std::make_unique<sim::SteppedGame>(sim::SteppedGame::AtTheTable{}, cfg, scoring, seed);
         return 0;
       }
-      sim::GameSpec spec{Config{colors.value_or(3), meeples}, seed, game};
+      sim::GameSpec spec{cfg, seed, game};
       if (stacks) {
-        given_ = sim::stacks_from_letters(*stacks);
+        given_ = sim::stacks_from_letters(*stacks, rc_.rules().tiles(), river.value_or(""));
         spec.stacks = &given_;
         if (!colors) spec.cfg.colors = given_.colors;
         for (int c = 0; c < given_.colors; ++c)
           given_sizes_ += (c ? ", " : "") + std::to_string(given_.size(c));
+        if (given_.river_size() > 0) given_sizes_ += "; river " + std::to_string(given_.river_size());
       }
       g_ = std::make_unique<sim::SteppedGame>(spec, scoring);
       given_ = sim::Stacks{};  // the stepped game keeps its own copy
@@ -206,25 +215,33 @@ class Game {
   py::list moves() const { return python::moves(g_->state(), g_->tile(), g_->legal()); }
   py::dict observation() const { return python::observation(g_->state(), g_->tile()); }
   py::list completed() const { return features(g_->state(), g_->completed()); }
-  void play(const py::object& move, const py::object& meeple) {
+  void play(const py::object& move, const py::object& meeple, bool large) {
     translated([&] {
       if (g_->over()) throw std::invalid_argument("the game is over");
       if (g_->ordering()) throw std::invalid_argument("order the completed features first (order())");
-      g_->play(to_move(g_->tile(), move, meeple));
+      Move m = to_move(g_->tile(), move, meeple);
+      if (large && m.seg == Move::kNoMeeple)
+        throw std::invalid_argument("large=True places the large meeple on a segment: name one of move.free");
+      m.large = large;
+      g_->play(m);
       return 0;
     });
   }
-  void draw(const std::string& letter) {
+  void draw(const std::string& name) {
     translated([&] {
-      const int type = letter.size() == 1 ? tile_type(char(std::toupper(static_cast<unsigned char>(letter[0])))) : kNoType;
-      if (type == kNoType)
-        throw std::invalid_argument("'" + letter + "' is no tile letter (one of A..X, as in rules.md)");
+      std::string n = name;
+      if (!n.empty()) n[0] = char(std::toupper(static_cast<unsigned char>(n[0])));
+      const int type = n.size() <= 3 ? tile_type(n) : kNoType;
+      if (type == kNoType || type >= g_->state().type_end())
+        throw std::invalid_argument(g_->state().beyond_base()
+                                        ? "'" + name + "' is no tile name (A..X, I1..I17, R0..R9)"
+                                        : "'" + name + "' is no tile letter (one of A..X, as in rules.md)");
       g_->draw(type);
       return 0;
     });
   }
-  // The advice on the tile in hand: (rank from 1, x, y, rot, meeple or None, mean, stderr)
-  // of the k best moves.
+  // The advice on the tile in hand: (rank from 1, x, y, rot, meeple or None, mean, stderr,
+  // large) of the k best moves.
   py::list advise(int k, const std::string& analyser, int rollouts, int candidates, std::uint64_t seed) {
     std::vector<sim::MoveEstimate> ranked;
     translated([&] {
@@ -239,6 +256,7 @@ class Game {
         throw std::invalid_argument("candidates must be in 0.." + std::to_string(kMaxMoves) + " (got " +
                                     std::to_string(candidates) + ")");
       sim::AdviceOptions opt;
+      opt.context = rc_.context;  // the set and the large meeple the analyser plays with
       opt.analyser = canonical_placement(analyser);
       opt.scoring = g_->scoring_name();
       opt.rollouts = rollouts;
@@ -256,7 +274,7 @@ class Game {
       py::object meeple = py::none();
       if (e.move.seg != Move::kNoMeeple) meeple = py::str(segment_name(type, e.move.at.rot, e.move.seg));
       out.append(py::make_tuple(e.rank + 1, int(e.move.at.x), int(e.move.at.y), int(e.move.at.rot), meeple,
-                                e.mean, e.std_error));
+                                e.mean, e.std_error, e.move.seg != Move::kNoMeeple && e.move.large));
     }
     return out;
   }
@@ -277,8 +295,10 @@ class Game {
                              : given_sizes_.empty()
                                  ? "seed=" + std::to_string(g_->spec().seed) + ", game=" + std::to_string(g_->spec().game)
                                  : "stacks=<given: " + given_sizes_ + " tiles>";
+    const std::string set = rc_.base_game() ? std::string()
+                                            : ", tileset=" + rc_.rules().name() + (rc_.rules().large_meeple() ? ", large_meeple" : "");
     std::string r = "Game(colors=" + std::to_string(s.colors()) + ", meeples=" +
-                    std::to_string(s.meeples_per_color()) + ", " + deal + ", turn=" + std::to_string(s.turn());
+                    std::to_string(s.meeples_per_color()) + set + ", " + deal + ", turn=" + std::to_string(s.turn());
     if (g_->over()) return r + ", over, result=" + std::to_string(s.result()) + ")";
     if (g_->ordering()) return r + ", ordering " + std::to_string(g_->completed().size()) + " features)";
     if (g_->needs_draw()) return r + ", draw for colour " + std::to_string(s.to_move()) + ")";
@@ -286,6 +306,7 @@ class Game {
   }
 
  private:
+  sim::RunConfig rc_;  // the set's name, hash and counts: the game's Config points into it
   sim::Stacks given_{};
   std::string given_sizes_;  // a given deal's stack sizes, "24, 24, 23"; empty: the seed's deal
   std::unique_ptr<sim::SteppedGame> g_;
@@ -323,9 +344,11 @@ PYBIND11_MODULE(_carcsolo, m) {
 
   py::class_<Game>(m, "Game")
       .def(py::init<std::optional<int>, int, std::uint64_t, std::uint64_t,
-                    std::optional<std::vector<std::string>>, const std::string&, bool>(),
+                    std::optional<std::vector<std::string>>, const std::string&, bool, const std::string&, bool,
+                    std::optional<std::string>>(),
            py::arg("colors") = py::none(), py::arg("meeples") = 4, py::arg("seed") = 1, py::arg("game") = 0,
-           py::arg("stacks") = py::none(), py::arg("scoring") = "random", py::arg("table") = false)
+           py::arg("stacks") = py::none(), py::arg("scoring") = "random", py::arg("table") = false,
+           py::arg("tileset") = "base", py::arg("large_meeple") = false, py::arg("river") = py::none())
       .def_property_readonly("tile", &Game::tile)
       .def_property_readonly("moves", &Game::moves)
       .def_property_readonly("completed", &Game::completed)
@@ -349,7 +372,7 @@ PYBIND11_MODULE(_carcsolo, m) {
       })
       .def_property_readonly("scoring", [](const Game& g) { return g.g().scoring_name(); })
       .def("observation", &Game::observation)
-      .def("play", &Game::play, py::arg("move"), py::arg("meeple") = py::none())
+      .def("play", &Game::play, py::arg("move"), py::arg("meeple") = py::none(), py::arg("large") = false)
       .def("order", &Game::order, py::arg("order") = std::vector<int>{})
       .def("draw", &Game::draw, py::arg("tile"))
       .def("_advise", &Game::advise, py::arg("k"), py::arg("analyser"), py::arg("rollouts"),

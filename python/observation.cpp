@@ -39,6 +39,8 @@ py::dict observation(const State& s, int tile) {
   d["tile"] = letter(tile);
   d["scores"] = per_color(s, &State::score);
   d["supply"] = per_color(s, &State::supply);
+  d["large_supply"] = per_color(s, &State::large_supply);
+  d["river_left"] = s.river_left();
   d["stack_sizes"] = per_color(s, &State::stack_left);
   py::dict unseen;
   for (int t = 0; t < s.type_end(); ++t) unseen[letter(t)] = s.unseen(t);
@@ -56,6 +58,7 @@ py::dict observation(const State& s, int tile) {
     const bool meeple = t.meeple_seg != kNoSegment;
     b["meeple"] = meeple ? py::object(py::str(segment_name(t.type, t.rot, t.meeple_seg))) : py::none();
     b["meeple_color"] = meeple ? py::object(py::int_(int(t.meeple_color))) : py::none();
+    b["large"] = meeple && s.large_at(i);
     board.append(b);
   }
   d["board"] = board;

@@ -23,10 +23,12 @@ struct PyMove {
   std::string repr() const;
 };
 
-// The Observation as a dict: colors, meeples, turn, to_move, tile (letter or None), scores,
-// supply, stack_sizes, unseen ({letter: count}), unseen_total, board (one dict per placed
-// tile: x, y, tile, rot, edges, meeple (segment name or None), meeple_color), open (the
-// open cells' (x, y)), discards, goals (ids so far), ended.
+// The Observation as a dict: colors, meeples, turn, to_move, tile (name or None), scores,
+// supply (meeples), large_supply (the large meeple: 0 or 1 per colour; 0 without the
+// option), river_left (the river stack's tiles left), stack_sizes, unseen ({name: count}),
+// unseen_total, board (one dict per placed tile: x, y, tile, rot, edges, meeple (segment
+// name or None), meeple_color, large (the meeple is the large one)), open (the open cells'
+// (x, y)), discards, goals (ids so far), ended.
 py::dict observation(const State& s, int tile);
 
 // The legal moves of `tile`, in the engine's order.

@@ -59,7 +59,9 @@ class PythonPlacement final : public PlacementPolicy {
       for (const Placement& p : legal)
         if (p.x == m.at.x && p.y == m.at.y && p.rot == m.at.rot) {
           const std::uint8_t free = s.free_segments(obs.tile(), p);
-          const bool forced = free != 0 && s.supply(s.to_move()) > 0;
+          // A figure is due while the colour has one (its large meeple too: the engine places
+          // it when no meeple is left; a Python policy places it only then).
+          const bool forced = free != 0 && s.figures(s.to_move()) > 0;
           // A bare move is taken while no meeple is due; when one is, say what to return.
           if (forced && !pair)
             throw py::value_error("a Python placement policy must return a pair (move, meeple): a Move of `moves` "

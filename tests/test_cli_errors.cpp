@@ -276,6 +276,21 @@ std::string command_line(const std::vector<std::string>& args) {
   return s;
 }
 
+// The call is refused: exit 2, nothing on stdout, one line on stderr naming the fault, and
+// no file created in its directory.
+void check_refused(const BadCall& row, const TempDir& d) {
+  const auto before = d.listing();
+  const auto r = run_carcsolo(row.args, d.path());
+  INFO(command_line(row.args));
+  INFO("stderr: " << r.err);
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK((!r.err.empty() && r.err.back() == '\n'));
+  CHECK(r.err.find(row.names) != std::string::npos);
+  CHECK(d.listing() == before);
+}
+
 }  // namespace
 
 TEST_CASE("every bad invocation: exit 2, one line naming the option, no file written") {
@@ -313,17 +328,84 @@ TEST_CASE("every bad invocation: exit 2, one line naming the option, no file wri
   for (const auto& row : bad_calls()) {
     TempDir d;
     lay_fixtures(d, shared);
-    const auto before = d.listing();
-    const auto r = run_carcsolo(row.args, d.path());
-    INFO(command_line(row.args));
-    INFO("stderr: " << r.err);
-    CHECK(r.status == 2);
-    CHECK(r.out.empty());
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-    CHECK((!r.err.empty() && r.err.back() == '\n'));
-    CHECK(r.err.find(row.names) != std::string::npos);
-    CHECK(d.listing() == before);
+    check_refused(row, d);
   }
+}
+
+TEST_CASE("a deal that does not match the game's set: exit 2, one line naming what is wrong") {
+  TempDir d;
+  const std::vector<std::string> river_game = {"--tileset", "base+inns+river", "--large-meeple"};
+  const auto with = [](std::vector<std::string> a, const std::vector<std::string>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  };
+  REQUIRE(run_carcsolo(with({"run", "--games", "1", "--threads", "1", "-q", "--log", "river.jsonl"}, river_game),
+                       d.path()).status == 0);
+  const nlohmann::json log = nlohmann::json::parse(carc::test::read_text(d / "river.jsonl"));
+  std::vector<std::vector<std::string>> stacks;
+  for (const auto& st : log["stacks"]) stacks.push_back(st.get<std::vector<std::string>>());
+  const auto river = log["river_stack"].get<std::vector<std::string>>();
+  REQUIRE(river.size() == 11);
+  REQUIRE(river.back() == "R9");
+  const auto write = [&](const std::string& name, const std::vector<std::vector<std::string>>& st,
+                         const std::vector<std::string>* r) {
+    std::string text;
+    for (const auto& s : st) {
+      for (const auto& t : s) text += t + " ";
+      text += "\n";
+    }
+    if (r) {
+      text += "river";
+      for (const auto& t : *r) text += " " + t;
+      text += "\n";
+    }
+    carc::test::write_text(d / name, text);
+  };
+  write("good.txt", stacks, &river);
+  REQUIRE(run_carcsolo(with({"replay", "--deal", "good.txt", "-q", "--out", "good.json"}, river_game), d.path())
+              .status == 0);
+  auto swapped = stacks;  // a river tile in colour 1's stack, its land tile in the river
+  auto swapped_river = river;
+  std::swap(swapped[1][0], swapped_river[0]);
+  write("swapped.txt", swapped, &swapped_river);
+  auto lake = river;  // the lake first
+  std::swap(lake.front(), lake.back());
+  write("lake.txt", stacks, &lake);
+  write("noriver.txt", stacks, nullptr);
+  auto sizes = stacks;  // a tile moved from colour 0's stack to colour 2's
+  sizes[2].push_back(sizes[0].back());
+  sizes[0].pop_back();
+  write("sizes.txt", sizes, &river);
+  auto stranger = stacks;  // a name of no set
+  stranger[0][3] = "Q7";
+  write("stranger.txt", stranger, &river);
+  REQUIRE(run_carcsolo({"run", "--games", "1", "--threads", "1", "-q", "--log", "base.jsonl"}, d.path()).status == 0);
+  std::vector<std::vector<std::string>> base_stacks;  // a base deal with an I&C tile in it
+  const nlohmann::json base_log = nlohmann::json::parse(carc::test::read_text(d / "base.jsonl"));
+  for (const auto& st : base_log["stacks"]) base_stacks.push_back(st.get<std::vector<std::string>>());
+  base_stacks[2][0] = "I1";
+  write("inns_in_base.txt", base_stacks, nullptr);
+
+  const std::vector<BadCall> rows = {
+      {with({"run", "--deal", "swapped.txt"}, river_game), "--deal swapped.txt: stack 1: " + river[0] + " is a river tile"},
+      {with({"run", "--deal", "lake.txt"}, river_game), "--deal lake.txt: river stack: the lake R9 must be its last tile"},
+      {with({"run", "--deal", "noriver.txt"}, river_game), "--deal noriver.txt: no river line"},
+      {with({"run", "--deal", "sizes.txt"}, river_game), "--deal sizes.txt: stack 0 must hold 30 tiles with 3 colours (got 29)"},
+      {with({"run", "--deal", "stranger.txt"}, river_game), "--deal stranger.txt: stack 0: 'Q7' is no tile name"},
+      {{"run", "--deal", "inns_in_base.txt"}, "--deal inns_in_base.txt: stack 2: I1 is not in this game's tile set"},
+      // the deal read with another set than its own
+      {{"run", "--deal", "good.txt"}, "--deal good.txt: a river line, but this game's tile set has no river"},
+      {{"run", "--deal", "noriver.txt"}, "--deal noriver.txt: stack 0 must hold 24 tiles with 3 colours (got 30)"},
+      {{"run", "--deal", "good.txt", "--tileset", "base+inns"}, "--deal good.txt: a river line, but this game's tile set has no river"},
+      {{"run", "--deal", "good.txt", "--tileset", "nosuch"}, "--tileset"},
+      {with({"run", "--deal", "good.txt", "--colors", "4"}, river_game), "--deal good.txt has 3 stacks but --colors is 4"},
+      {with({"replay", "--deal", "swapped.txt"}, river_game), "--deal swapped.txt: stack 1: " + river[0] + " is a river tile"},
+      {with({"replay", "--deal", "lake.txt"}, river_game), "the lake R9 must be its last tile"},
+      {with({"replay", "--deal", "noriver.txt"}, river_game), "no river line"},
+      {with({"replay", "--deal", "sizes.txt"}, river_game), "stack 0 must hold 30 tiles"},
+      {{"replay", "--deal", "good.txt", "--tileset", "base+river"}, "stack 0 must hold 24 tiles with 3 colours (got 30)"},
+  };
+  for (const auto& row : rows) check_refused(row, d);
 }
 
 TEST_CASE("an output directory that cannot be written: exit 2, nothing left") {

@@ -572,6 +572,89 @@ TEST_CASE("run --deal: the summary names the deal and prints the replay of the v
   CHECK(json::parse(replayed.out)["stacks"] != json::parse(logged)["stacks"]);
 }
 
+namespace {
+// A deal file written from a game log: each stack's names joined by spaces, then, with the
+// river, a line "river" and the river stack's names.
+std::string deal_of_log(const json& log) {
+  std::string deal = "# seed " + log["seed"].dump() + ", game " + log["game"].dump() + "\n";
+  for (const auto& stack : log["stacks"]) {
+    for (const auto& tile : stack) deal += tile.get<std::string>() + " ";
+    deal += "\n";
+  }
+  if (log.contains("river_stack")) {
+    deal += "river";
+    for (const auto& tile : log["river_stack"]) deal += " " + tile.get<std::string>();
+    deal += "\n";
+  }
+  return deal;
+}
+
+std::string joined(const json& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : " ") + n.get<std::string>();
+  return s;
+}
+
+json without(json doc, std::initializer_list<const char*> keys) {
+  for (const char* k : keys) doc.erase(k);
+  return doc;
+}
+}  // namespace
+
+TEST_CASE("run --deal and replay --deal of every set: a logged game's stacks and river stack play it again, "
+          "log for log") {
+  carc::test::TempDir d;
+  const std::vector<std::pair<std::string, std::string>> options = {
+      {"base+inns+river", "3"}, {"base+inns+river", "4"}, {"base+inns", "3"}, {"base+inns", "4"}};
+  for (const auto& [tileset, colors] : options) {
+    INFO(tileset << ", " << colors << " colours");
+    const bool river = tileset.find("river") != std::string::npos;
+    const auto call = [&](std::vector<std::string> head, const std::string& seed) {
+      for (const char* w : {"--tileset", tileset.c_str(), "--large-meeple", "--colors", colors.c_str(), "--meeples",
+                            "5", "--placement", "heuristic", "--scoring", "best", "--seed", seed.c_str(), "-q"})
+        head.emplace_back(w);
+      return carc::test::run_carcsolo(head, d.path());
+    };
+    auto r = call({"run", "--games", "1", "--first-game", "6", "--threads", "1", "--log", "seeded.jsonl", "--out",
+                   "seeded.json"}, "5");
+    REQUIRE(r.status == 0);
+    const std::string logged = carc::test::read_text(d / "seeded.jsonl");
+    const json log = json::parse(logged);
+    REQUIRE(log["stacks"].size() == std::size_t(std::stoi(colors)));
+    REQUIRE(log.contains("river_stack") == river);
+    CHECK(log["config"]["large_meeple"] == true);
+    carc::test::write_text(d / "deal.txt", deal_of_log(log));
+
+    // run --deal: the same game, log for log; the results file but for its timing and the deal
+    r = call({"run", "--first-game", "6", "--threads", "1", "--deal", "deal.txt", "--log", "dealt.jsonl", "--out",
+              "dealt.json"}, "5");
+    REQUIRE(r.status == 0);
+    CHECK(carc::test::read_text(d / "dealt.jsonl") == logged);
+    const json seeded_doc = read_json((d / "seeded.json").string());
+    const json dealt_doc = read_json((d / "dealt.json").string());
+    CHECK(without(dealt_doc, {"performance", "deal", "deal_river"}) == without(seeded_doc, {"performance"}));
+    REQUIRE(dealt_doc["deal"].size() == log["stacks"].size());
+    for (std::size_t c = 0; c < log["stacks"].size(); ++c) CHECK(dealt_doc["deal"][c] == joined(log["stacks"][c]));
+    CHECK(dealt_doc.contains("deal_river") == river);
+    if (river) CHECK(dealt_doc["deal_river"] == joined(log["river_stack"]));
+
+    // replay --deal: the same log
+    r = call({"replay", "--game", "6", "--deal", "deal.txt"}, "5");
+    REQUIRE(r.status == 0);
+    CHECK(json::parse(r.out).dump() + "\n" == logged);
+
+    // The deal is what is played: under another seed's policies the stacks are the file's
+    r = call({"replay", "--game", "6", "--deal", "deal.txt"}, "6");
+    REQUIRE(r.status == 0);
+    const json other = json::parse(r.out);
+    CHECK(other["stacks"] == log["stacks"]);
+    CHECK(other.value("river_stack", json()) == log.value("river_stack", json()));
+    r = call({"replay", "--game", "6"}, "6");
+    REQUIRE(r.status == 0);
+    CHECK(json::parse(r.out)["stacks"] != log["stacks"]);
+  }
+}
+
 TEST_CASE("compare's summary: every goal with each policy's rate and the paired difference, ± throughout") {
   carc::test::TempDir d;
   const auto r = carc::test::run_carcsolo({"compare", "--placement", "random", "--placement", "greedy", "--placement",

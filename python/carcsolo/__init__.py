@@ -184,8 +184,9 @@ def _study(name, options, repeatable=(), lists=()):
 
 
 def run(**options):
-    """carcsolo run with these options (games, first_game, seed, colors, meeples, placement,
-    scoring, threads, until_ci, out, log, log_games, per_game, deal): its results document,
+    """carcsolo run with these options (games, first_game, seed, colors, meeples, tileset,
+    large_meeple, placement, scoring, threads, until_ci, out, log, log_games, per_game, deal:
+    a deal file of the set, docs/run.md): its results document,
     with `.games`. until_ci may be a list of rules ("mean=0.1", "total_60=0.01"), all to
     hold. placement and scoring may be Python callables (see Game.moves for what they get
     and return); they then play on one thread."""
@@ -392,8 +393,9 @@ def _is_search(spec):
 
 class Advice(NamedTuple):
     """One move of Game.advise(): rank (1 is the advice), x, y, rot, meeple (a segment name
-    or None), mean (the expected result after it: the lowest final score) and stderr (its
-    standard error over the rollouts). `move` is (x, y, rot); g.play(advice) plays it."""
+    or None), mean (the expected result after it: the lowest final score), stderr (its
+    standard error over the rollouts) and large (the meeple is the large meeple). `move` is
+    (x, y, rot); g.play(advice) plays it."""
     rank: int
     x: int
     y: int
@@ -401,42 +403,68 @@ class Advice(NamedTuple):
     meeple: object
     mean: float
     stderr: float
+    large: bool = False
 
     @property
     def move(self):
         return (self.x, self.y, self.rot)
 
 
+def _names(stack):
+    """A stack as the engine reads it: a string of names (or of base letters), or a list of
+    names (a game log's `stacks[c]` or `river_stack`), joined by spaces."""
+    return stack if isinstance(stack, str) else " ".join(stack)
+
+
 class Game(_Game):
     """One game to step through.
 
-    Game(colors=3, meeples=4, seed=1, game=0, stacks=None, scoring="random"): the deal of
-    (seed, game), or `stacks`, one string of tile letters per colour (top first). `scoring`
-    orders completed features when order() is given no order, and the final scoring.
+    Game(colors=3, meeples=4, seed=1, game=0, stacks=None, scoring="random", tileset="base",
+    large_meeple=False, river=None): the deal of (seed, game), or `stacks`, one stack per
+    colour (top first): a string of tile names separated by spaces ("D I3 U", or base letters
+    without spaces, "DUV") or a list of names (a game log's `stacks`), with `river` the
+    river stack's in the same spelling (a log's `river_stack`, the lake R9 last) when the set
+    has the river. `tileset` and `large_meeple` are the command line's --tileset and
+    --large-meeple (docs/expansions.md). `scoring` orders completed features when order() is
+    given no order, and the final scoring.
 
-    tile: the tile in hand (a letter; None while ordering or once over). moves: its legal
-    placements (Move: x, y, rot, free). play(move, meeple): a Move or (x, y, rot), and one
-    of move.free (a meeple must go on a free segment when there is one and the colour has a
-    meeple) or None. When the tile completed several features, `ordering` is True and
+    tile: the tile in hand (a name; None while ordering or once over). moves: its legal
+    placements (Move: x, y, rot, free). play(move, meeple, large=False): a Move or (x, y,
+    rot), and one of move.free (a meeple must go on a free segment when there is one and the
+    colour has a figure) or None; large=True places the large meeple (the lone one is placed
+    whatever `large` says). When the tile completed several features, `ordering` is True and
     `completed` lists them (kind, tiles, pennants, meeples per colour): order([indices]), or
     order() for the scoring policy's order. observation(): what a policy sees. goals,
     scores, result, turn, to_move, over. log(): the game log (game-log.md), once over.
     Nothing tells the order of the undrawn tiles.
 
-    Game.table(colors=3, meeples=4, scoring="best"): a game at the table, without a deal
-    (docs/advise.md): `needs_draw` is True while the colour to move waits for its tile, and
-    draw("V") tells which tile it drew (a ValueError when no such tile is left unseen or no
-    draw is due; a tile that fits nowhere is discarded and the same colour draws again).
+    Game.table(colors=3, meeples=4, scoring="best", tileset="base", large_meeple=False): a
+    game at the table, without a deal (docs/advise.md): `needs_draw` is True while the colour
+    to move waits for its tile, and draw("V") tells which tile it drew (with the river, its
+    tiles first, the lake R9 last; a ValueError when no such tile is left unseen or no draw
+    is due; a tile that fits nowhere is discarded and the same colour draws again).
     observation()["unseen"] and ["stack_sizes"] say what is left to draw. advise(k) ranks the
     moves of the tile in hand, in any game, as `carcsolo analyse` values them.
     """
 
+    def __init__(self, colors=None, meeples=4, seed=1, game=0, stacks=None, scoring="random",
+                 table=False, tileset="base", large_meeple=False, river=None):
+        if stacks is not None:
+            stacks = [_names(s) for s in stacks]
+        if river is not None:
+            river = _names(river)
+        _Game.__init__(self, colors=colors, meeples=meeples, seed=seed, game=game, stacks=stacks,
+                       scoring=scoring, table=table, tileset=os.fspath(tileset),
+                       large_meeple=large_meeple, river=river)
+
     @classmethod
-    def table(cls, colors=3, meeples=4, scoring="best", seed=1):
+    def table(cls, colors=3, meeples=4, scoring="best", seed=1, tileset="base", large_meeple=False):
         """A game at the table: no deal; draw() tells each tile drawn. `scoring` orders the
         features a move completes when order() is given no order (the advice assumes it), and
-        the final scoring; `seed` seeds its random stream (the advice has its own)."""
-        return cls(colors=colors, meeples=meeples, seed=seed, scoring=scoring, table=True)
+        the final scoring; `seed` seeds its random stream (the advice has its own). `tileset`
+        and `large_meeple` as in Game()."""
+        return cls(colors=colors, meeples=meeples, seed=seed, scoring=scoring, table=True,
+                   tileset=tileset, large_meeple=large_meeple)
 
     def advise(self, k=5, analyser="search", rollouts=None, candidates=None, seed=1):
         """The k best moves of the tile in hand, best first, as Advice tuples. With a `search`
@@ -454,11 +482,12 @@ class Game(_Game):
         return [Advice(*a) for a in self._advise(k, analyser, 32 if rollouts is None else rollouts,
                                                  8 if candidates is None else candidates, seed)]
 
-    def play(self, move, meeple=None):
-        """Plays a Move, an (x, y, rot) tuple with `meeple`, or an Advice (its meeple)."""
+    def play(self, move, meeple=None, large=False):
+        """Plays a Move, an (x, y, rot) tuple with `meeple` (`large`: the large meeple), or an
+        Advice (its meeple and figure)."""
         if isinstance(move, Advice):
-            move, meeple = move.move, move.meeple
-        _Game.play(self, move, meeple)
+            move, meeple, large = move.move, move.meeple, move.large
+        _Game.play(self, move, meeple, bool(large))
 
     def log(self, placement="python"):
         """The game log as a dict (once the game is over); `placement` names the player."""

@@ -65,6 +65,68 @@ def test_a_deal_played_on_the_advice_verifies_and_the_advice_is_the_command_line
         assert float(words[5]) == pytest.approx(a.stderr, abs=0.005)
 
 
+def test_a_river_game_with_the_large_meeple_at_the_table_is_the_command_lines(cli, tmp_path):
+    # base+inns+river with the large meeple: the river's tiles told first (the lake last), the
+    # advice played; the log verifies and the command line's advisor, told the same tiles,
+    # advised the same moves and figures.
+    log = json.loads(cli("replay", "--seed", 4, "--game", 0, "--tileset", "base+inns+river", "--large-meeple",
+                         "-q").stdout)
+    stacks, river = log["stacks"], log["river_stack"]
+    g = carcsolo.Game.table(colors=3, meeples=3, tileset="base+inns+river", large_meeple=True)
+    assert repr(g) == ("Game(colors=3, meeples=3, tileset=base+inns+river, large_meeple, table, turn=0, "
+                       "draw for colour 0)")
+    with pytest.raises(ValueError, match="the river is laid first"):
+        g.draw(stacks[0][0])
+    with pytest.raises(ValueError, match="the lake"):
+        g.draw("R9")
+    with pytest.raises(ValueError, match=r"'R12' is no tile name \(A..X, I1..I17, R0..R9\)"):
+        g.draw("R12")
+    taken, laid = [0, 0, 0], 0
+    first = []
+    while not g.over:
+        if g.needs_draw:
+            c = g.to_move
+            if g.observation()["river_left"] > 0:
+                g.draw(river[laid].lower())
+                laid += 1
+            else:
+                g.draw(stacks[c][taken[c]])
+                taken[c] += 1
+            continue
+        if not first:  # the analyser plays the game's set: the learned value knows only the base game's
+            with pytest.raises(ValueError, match="the learned value knows the base game only"):
+                g.advise(1, analyser="value")
+        advice = g.advise(3, analyser="heuristic", rollouts=4, candidates=4, seed=3)
+        first.append(advice[0])
+        g.play(advice[0])
+        if g.ordering:
+            g.order()
+    assert laid == 11
+    log = g.log("advise")
+    assert log["config"]["tileset"] == "base+inns+river" and log["config"]["large_meeple"] is True
+    assert log["river_stack"] == river
+    assert any(t.get("large") for t in log["turns"])  # the large meeple was placed
+    (tmp_path / "g.jsonl").write_text(json.dumps(log) + "\n")
+    assert "1 consistent, 0 inconsistent" in cli("verify", tmp_path / "g.jsonl").stdout
+    letters = []
+    for turn in log["turns"]:
+        letters.append(turn["tile"])
+        if not turn["discarded"]:
+            letters.append("1")
+    p = subprocess.run([os.environ["CARCSOLO"], "advise", "--tileset", "base+inns+river", "--large-meeple",
+                        "--meeples", "3", "--analyser", "heuristic", "--rollouts", "4", "--candidates", "4",
+                        "--seed", "3", "-k", "3", "-q"], input="\n".join(letters) + "\n",
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    lines = [line.split() for line in p.stdout.splitlines() if line.startswith("move 1 ")]
+    assert len(lines) == len(first)
+    for words, a in zip(lines, first):
+        assert words[2] == "%d,%d,%d" % a.move
+        figure = ["large", a.meeple] if a.large else [a.meeple or "-"]
+        assert words[3:3 + len(figure)] == figure
+        assert float(words[3 + len(figure)]) == pytest.approx(a.mean, abs=0.005)
+
+
 def test_advice_in_a_dealt_game_values_every_move_with_candidates_0():
     g = carcsolo.Game(seed=2, game=5, scoring="best")
     a = g.advise(50, analyser="heuristic", rollouts=3, candidates=0, seed=4)  # every legal move

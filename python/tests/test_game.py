@@ -12,17 +12,19 @@ import carcsolo
 from conftest import read_logs
 
 
-def replay_through_game(log):
-    """Plays a logged game's placements and meeples through Game; scoring orders come from
-    the Game's scoring policy (the log's), as in the engine."""
+def replay_through_game(log, **deal):
+    """Plays a logged game's placements and figures through Game (of its set, on its seed's
+    deal or on `deal`: stacks=..., river=...); scoring orders come from the Game's scoring
+    policy (the log's), as in the engine."""
     cfg = log["config"]
     g = carcsolo.Game(colors=cfg["colors"], meeples=cfg["meeples"], seed=log["seed"],
-                      game=log["game"], scoring=cfg["scoring_policy"])
+                      game=log["game"], scoring=cfg["scoring_policy"], tileset=cfg["tileset"],
+                      large_meeple=cfg.get("large_meeple", False), **deal)
     for turn in log["turns"]:
         if turn["discarded"]:
             continue
         assert g.tile == turn["tile"] and g.turn == turn["turn"] and g.to_move == turn["color"]
-        g.play((turn["x"], turn["y"], turn["rot"]), turn["meeple"])
+        g.play((turn["x"], turn["y"], turn["rot"]), turn["meeple"], turn.get("large", False))
         if g.ordering:
             g.order()
     assert g.over
@@ -58,6 +60,86 @@ def test_replay_command_and_a_given_deal(cli):
     assert dealt.log(placement=log["config"]["placement_policy"]) == log
 
 
+SETS = [("base+inns+river", 3), ("base+inns+river", 4), ("base+inns", 3), ("base+river", 4)]
+
+
+@pytest.mark.parametrize("tileset,colors", SETS)
+def test_a_game_of_every_set_is_the_command_lines_game(cli, tmp_path, tileset, colors):
+    # The same seed, set and options: the command line's games, move for move, give its logs
+    # (with the large meeple placed where the log says), and so do their stacks as a deal.
+    cli("run", "--games", 12, "--seed", 8, "--colors", colors, "--meeples", 3, "--tileset", tileset,
+        "--large-meeple", "--placement", "heuristic", "--scoring", "best", "-q",
+        "--log", tmp_path / "l.jsonl", "--log-games", 12)
+    logs = read_logs(tmp_path / "l.jsonl")
+    assert len(logs) == 12
+    river = "river" in tileset
+    large = sum(t.get("large", False) for log in logs for t in log["turns"])
+    assert large > 0  # the large meeple was placed
+    for log in logs:
+        assert ("river_stack" in log) == river
+        g = replay_through_game(log)
+        assert g.log(placement=log["config"]["placement_policy"]) == log
+        # the log's stacks as a given deal (lists of names, as the log has them, and strings)
+        dealt = replay_through_game(log, stacks=log["stacks"], river=log.get("river_stack"))
+        assert dealt.log(placement=log["config"]["placement_policy"]) == log
+        spelled = replay_through_game(log, stacks=[" ".join(s) for s in log["stacks"]],
+                                      river=" ".join(log["river_stack"]) if river else None)
+        assert spelled.log(placement=log["config"]["placement_policy"]) == log
+
+
+def test_a_python_player_on_base_inns_river_with_the_large_meeple_plays_legal_moves_that_verify(cli, tmp_path):
+    rng = random.Random(9)
+    placed_large = river_tiles = 0
+    with open(tmp_path / "mine.jsonl", "w") as f:
+        for game in range(20):
+            g = carcsolo.Game(seed=3, game=game, tileset="base+inns+river", large_meeple=True, meeples=4,
+                              scoring="best")
+            assert "tileset=base+inns+river, large_meeple" in repr(g)
+            obs = g.observation()
+            assert obs["river_left"] == 10 and obs["large_supply"] == [1, 1, 1]  # a river tile in hand
+            assert obs["board"][0]["tile"] == "R0" and obs["board"][0]["large"] is False
+            chosen = set()  # the turns on which the large meeple was chosen
+            while not g.over:
+                if g.ordering:
+                    g.order()
+                    continue
+                if g.turn < 11:  # the river first (no river tile is ever discarded), the lake last
+                    river_tiles += 1
+                    assert g.tile[0] == "R" and len(g.tile) == 2 and (g.tile == "R9") == (g.turn == 10)
+                m = rng.choice(g.moves)
+                c = g.to_move
+                large = bool(m.free) and g.observation()["large_supply"][c] == 1 and rng.random() < 0.3
+                if large:
+                    chosen.add(g.turn)
+                g.play(m, rng.choice(m.free) if m.free else None, large)
+            assert g.result == min(g.scores)
+            log = g.log(placement="python-random")
+            assert log["config"]["tileset"] == "base+inns+river" and log["config"]["large_meeple"] is True
+            assert len(log["river_stack"]) == 11 and log["river_stack"][-1] == "R9"
+            assert {t["turn"] for t in log["turns"] if t.get("large")} >= chosen  # the figure chosen, not a meeple
+            placed_large += len(chosen)
+            f.write(json.dumps(log) + "\n")
+    assert placed_large > 0 and river_tiles == 20 * 11
+    out = cli("verify", tmp_path / "mine.jsonl").stdout
+    assert "20 consistent, 0 inconsistent" in out
+
+
+def test_a_deal_of_another_set_is_refused():
+    g = carcsolo.Game(seed=1, tileset="base+inns+river")
+    assert g.observation()["stack_sizes"] == [30, 30, 30]  # the tile in hand is the river's
+    base = ["".join("A" for _ in range(24))] * 3
+    for kwargs, message in [
+            (dict(stacks=base, tileset="base+inns+river"), "stack 0 must hold 30 tiles with 3 colours"),
+            (dict(stacks=["CVHUELUSBEBJOBUNBDUMFEMW", "GWVUWNDPOVAKDVVKRRKFLJVH", "RHIEUUXQWVJPSPVIEVNATUL"],
+                  river="R1 R9"), "a river stack, but this game's tile set has no river"),
+            (dict(river="R1 R9"), "river= is the river stack of a given deal"),
+            (dict(stacks=["I1 " + "CVHUELUSBEBJOBUNBDUMFEM", "GWVUWNDPOVAKDVVKRRKFLJVH", "RHIEUUXQWVJPSPVIEVNATUL"]),
+             "stack 0: I1 is not in this game's tile set"),
+            (dict(tileset="nosuch"), "--tileset: ")]:
+        with pytest.raises(ValueError, match=message):
+            carcsolo.Game(**kwargs)
+
+
 def test_choosing_the_order(cli, tmp_path):
     # Every order of a turn's completed features is legal, and the log names the one chosen.
     cli("run", "--games", 60, "--seed", 3, "--placement", "greedy", "--scoring", "as-found", "-q",
@@ -88,9 +170,10 @@ def test_observation_is_plain_values_without_the_stacks():
     assert obs["colors"] == 4 and obs["meeples"] == 5 and obs["tile"] == g.tile
     assert obs["stack_sizes"] == [17, 18, 18, 17]  # the tile in hand is drawn
     assert obs["scores"] == [1, 2, 3, 4] and obs["supply"] == [5, 5, 5, 5]
+    assert obs["large_supply"] == [0, 0, 0, 0] and obs["river_left"] == 0  # no large meeple, no river
     assert sum(obs["unseen"].values()) == obs["unseen_total"] == 70  # and the tile in hand
     assert obs["board"] == [{"x": 0, "y": 0, "tile": "D", "rot": 0, "edges": "CRFR",
-                             "meeple": None, "meeple_color": None}]
+                             "meeple": None, "meeple_color": None, "large": False}]
     assert set(obs["open"]) == {(0, -1), (1, 0), (0, 1), (-1, 0)}
     json.dumps(obs)  # plain values only
     public = [n for n in dir(g) if not n.startswith("__")]

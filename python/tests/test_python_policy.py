@@ -87,6 +87,18 @@ def test_a_python_policy_logs_like_any_other(cli, tmp_path):
     assert "50 consistent, 0 inconsistent" in cli("verify", tmp_path / "p.jsonl").stdout
 
 
+def test_a_python_policy_plays_every_set_and_its_large_meeple_is_placed_once_no_meeple_is_left(cli, tmp_path):
+    # The colour whose only figure left is the large meeple owes it: the policy names the
+    # segment, the engine places the large meeple (expansions.md).
+    policy = PythonRandom(4)
+    r = carcsolo.run(placement=policy, scoring="best", games=30, seed=5, meeples=2, tileset="base+inns+river",
+                     large_meeple=True, log=str(tmp_path / "p.jsonl"), log_games=30)
+    assert r["config"]["tileset"] == "base+inns+river" and r["config"]["large_meeple"] is True
+    logs = read_logs(tmp_path / "p.jsonl")
+    assert sum(t.get("large", False) for log in logs for t in log["turns"]) > 0
+    assert "30 consistent, 0 inconsistent" in cli("verify", tmp_path / "p.jsonl").stdout
+
+
 def test_errors_in_python_policies_surface_as_python_exceptions():
     def broken(obs, moves):
         if obs["turn"] > 5:

@@ -190,7 +190,13 @@ int report_interrupted(const std::string& command, const std::string& done, cons
 }
 
 Stacks read_deal_option(const std::string& path, const po::variables_map& vm, GameOptions& g) {
-  Stacks deal = read_deal_file(path);
+  TileCounts tiles;
+  try {
+    tiles = load_ruleset(g.tileset, false)->tiles();
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--tileset: ") + e.what());
+  }
+  Stacks deal = read_deal_file(path, tiles);
   if (!vm["colors"].defaulted() && std::to_string(deal.colors) != g.colors)
     throw UsageError("--deal " + path + " has " + std::to_string(deal.colors) +
                      " stacks but --colors is " + g.colors);
@@ -198,20 +204,11 @@ Stacks read_deal_option(const std::string& path, const po::variables_map& vm, Ga
   return deal;
 }
 
-Stacks read_deal_file(const std::string& path) {
+Stacks read_deal_file(const std::string& path, const TileCounts& tiles) {
   std::ifstream in(path);
   if (!in) throw UsageError("--deal: cannot read " + path + ": " + std::strerror(errno));
-  std::vector<std::string> stacks;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::string letters;
-    for (const char c : line)
-      if (!std::isspace(static_cast<unsigned char>(c))) letters += c;
-    if (letters.empty() || letters[0] == '#') continue;
-    stacks.push_back(letters);
-  }
   try {
-    return stacks_from_letters(stacks);
+    return read_deal(in, tiles);
   } catch (const std::invalid_argument& e) {
     throw UsageError("--deal " + path + ": " + e.what());
   }

@@ -60,10 +60,11 @@ void set_command_line(int argc, char** argv);
 // command line, until set_command_line is called again.
 void set_python_call(const std::string& call);
 
-// --deal FILE: one line per colour, its stack's tile letters top first (spaces ignored;
-// empty lines and lines starting with # skipped). A file that cannot be read or does not
-// hold a deal (stacks_from_letters) is a UsageError naming the option, file and line.
-Stacks read_deal_file(const std::string& path);
+// --deal FILE: a deal of the set `tiles` as read_deal reads it (sim/driver/deal.hpp: one
+// line per colour of its stack's tile names top first, then with the river a line
+// `river ...`). A file that cannot be read or does not hold a deal of the set is a
+// UsageError naming the option, the file and what is wrong.
+Stacks read_deal_file(const std::string& path, const TileCounts& tiles = kBaseCounts);
 
 // Set by SIGINT, SIGTERM or SIGHUP while a long command runs (install_stop_handlers; a
 // SIGHUP ignored from the start, as under nohup, stays ignored). The handlers restart
@@ -140,8 +141,8 @@ struct GameOptions {
                                       std::vector<int>& meeple_list) const;
 };
 
-// --deal FILE as run and replay take it: the deal, whose number of stacks an explicit
-// --colors must equal (a UsageError otherwise) and which becomes g.colors.
+// --deal FILE as run and replay take it: a deal of the set g.tileset, whose number of
+// stacks an explicit --colors must equal (a UsageError otherwise) and which becomes g.colors.
 Stacks read_deal_option(const std::string& path, const po::variables_map& vm, GameOptions& g);
 
 // The largest game index any command plays or replays (`replay --game`'s limit): a range

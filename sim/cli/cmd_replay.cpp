@@ -24,7 +24,8 @@ int cmd_replay(const std::vector<std::string>& args) {
       ("game", po::value(&game)->default_value(game), "game index within the seed (with --deal: of the policies' streams)");
   g.add_to(d);
   d.add_options()("deal", po::value(&deal_path),
-                  "play this deal (as run --deal: one line per colour of tile letters, top first) instead of "
+                  "play this deal of the set (as run --deal: one line per colour of tile names, top first, then with the river "
+                  "a line 'river' and the river stack's names) instead of "
                   "the seed's; --seed and --game still seed the policies");
   d.add_options()("out", po::value(&out), "write the log to FILE instead of stdout");
   pictures.add_to(d);

@@ -66,7 +66,7 @@ int cmd_run(const Args& args, Embedding* embed) {
       ("log", po::value(&log), "write game logs (carcassonne-solo-log/1, JSON Lines) to FILE")
       ("log-games", po::value(&log_games), "how many games (the first ones) --log records (default: 10, or --games when that is fewer)")
       ("per-game", po::value(&per_game), "write one CSV row per game to FILE (run, game, result, scores, tiles, discards, end reason, goals)")
-      ("deal", po::value(&deal_path), "play this deal in every game (default --games 1): one line per colour of tile letters, top first")
+      ("deal", po::value(&deal_path), "play this deal of the set in every game (default --games 1): one line per colour of tile names, top first, then with the river a line 'river' and the river stack's names (docs/run.md)")
       ("quiet,q", "no summary on stdout");
   const auto vm = parse(d, args);
   if (vm.count("help")) {
@@ -137,7 +137,10 @@ int cmd_run(const Args& args, Embedding* embed) {
     per_game_file.commit();
   }
   auto doc = r.run_json(rc, rc.first_game, program_info(), req.threads, 0);
-  if (given) doc["deal"] = stack_letters(deal);
+  if (given) {
+    doc["deal"] = stack_letters(deal);
+    if (rc.rules().river()) doc["deal_river"] = river_letters(deal);
+  }
   if (processes::count() > 1) doc["performance"]["processes"] = processes::count();
   if (adaptive)  // config.first_game and config.games name the range played
     doc["until_ci"] = ci_record(r, goal, rc.games);

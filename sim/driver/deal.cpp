@@ -1,5 +1,8 @@
 #include "sim/driver/deal.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <istream>
 #include <stdexcept>
 
 namespace carc::sim {
@@ -22,23 +25,27 @@ void cut(Stacks& s, int colors, int n) {
   s.begin[colors] = std::uint8_t(at);
 }
 
-// Names in a stack's string: letters, or space-separated names.
+// The names in a stack's string (deal.hpp): whitespace-separated words, a word of capital
+// letters alone read letter by letter (the base game's spelling, "DUV"), any other word one
+// name ("I3", "R9"; a word that is no name is left whole for the caller to name).
 std::vector<std::string> names_of(const std::string& st) {
   std::vector<std::string> out;
-  if (st.find(' ') == std::string::npos) {
-    for (const char ch : st) out.emplace_back(1, ch);
-    return out;
-  }
-  std::string cur;
-  for (const char ch : st) {
-    if (ch == ' ') {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += ch;
+  std::size_t at = 0;
+  while (at < st.size()) {
+    if (std::isspace(static_cast<unsigned char>(st[at]))) {
+      ++at;
+      continue;
     }
+    std::size_t end = at;
+    while (end < st.size() && !std::isspace(static_cast<unsigned char>(st[end]))) ++end;
+    const std::string word = st.substr(at, end - at);
+    const bool letters = std::all_of(word.begin(), word.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; });
+    if (letters && tile_type(word) == kNoType)
+      for (const char ch : word) out.emplace_back(1, ch);
+    else
+      out.push_back(word);
+    at = end;
   }
-  if (!cur.empty()) out.push_back(cur);
   return out;
 }
 
@@ -91,9 +98,15 @@ Stacks stacks_from_letters(const std::vector<std::string>& stacks, const TileCou
   const auto take = [&](const std::string& where, const std::string& name, bool river_tile) {
     const int t = tile_type(name);
     if (t == kNoType)
-      throw std::invalid_argument(where + ": '" + name + "' is no tile name (A..X, I1..I17, R0..R9)");
+      throw std::invalid_argument(where + ": '" + name +
+                                  "' is no tile name (A..X, I1..I17, R0..R9; names of several characters "
+                                  "are separated by spaces)");
+    if (tiles.count[t] == 0) throw std::invalid_argument(where + ": " + name + " is not in this game's tile set");
+    if (t == tiles.start && tiles.count[t] == 1)
+      throw std::invalid_argument(where + ": " + name + " is the start tile, which is not dealt");
     if (is_river(t) != river_tile)
-      throw std::invalid_argument(where + ": " + name + (river_tile ? " is no river tile" : " is a river tile"));
+      throw std::invalid_argument(where + ": " + name +
+                                  (river_tile ? " is no river tile" : " is a river tile (the river stack's)"));
     if (--left[t] < 0)
       throw std::invalid_argument(where + ": one tile " + name + " too many (the deal holds " +
                                   std::to_string(tiles.count[t] - (t == tiles.start ? 1 : 0)) + " of it)");
@@ -114,14 +127,43 @@ Stacks stacks_from_letters(const std::vector<std::string>& stacks, const TileCou
   s.begin[kRiverStack] = std::uint8_t(at);
   s.next[kRiverStack] = std::uint8_t(at);
   const std::vector<std::string> rnames = names_of(river);
+  if (!tiles.river() && !rnames.empty())
+    throw std::invalid_argument("a river stack, but this game's tile set has no river");
   if (int(rnames.size()) != tiles.river_stack())
     throw std::invalid_argument("the river stack must hold " + std::to_string(tiles.river_stack()) +
                                 " tiles (got " + std::to_string(rnames.size()) + ")");
   for (const std::string& name : rnames) take("river stack", name, true);
   if (!rnames.empty() && rnames.back() != tile_name(kLakeType))
-    throw std::invalid_argument("river stack: the lake R9 is its last tile");
+    throw std::invalid_argument("river stack: the lake R9 must be its last tile (got " + rnames.back() + " last)");
   s.begin[kRiverStack + 1] = std::uint8_t(at);
   return s;
+}
+
+Stacks read_deal(std::istream& in, const TileCounts& tiles) {
+  std::vector<std::string> stacks;
+  std::string river, line;
+  bool river_line = false;
+  for (int n = 1; std::getline(in, line); ++n) {
+    const std::size_t first = line.find_first_not_of(" \t\r\v\f");
+    if (first == std::string::npos || line[first] == '#') continue;
+    const std::size_t word = line.find_first_of(" \t\r\v\f", first);
+    if (line.compare(first, word == std::string::npos ? std::string::npos : word - first, "river") == 0) {
+      if (river_line) throw std::invalid_argument("line " + std::to_string(n) + ": a second river line");
+      river_line = true;
+      river = word == std::string::npos ? "" : line.substr(word);
+      continue;
+    }
+    if (river_line)
+      throw std::invalid_argument("line " + std::to_string(n) + ": a stack after the river line (the river comes last)");
+    stacks.push_back(line);
+  }
+  if (tiles.river() && !river_line)
+    throw std::invalid_argument("no river line: this game's tile set has the river, whose " +
+                                std::to_string(tiles.river_stack()) +
+                                " tiles go on a last line 'river R.. ... R9'");
+  if (!tiles.river() && river_line)
+    throw std::invalid_argument("a river line, but this game's tile set has no river");
+  return stacks_from_letters(stacks, tiles, river);
 }
 
 std::vector<std::string> stack_letters(const Stacks& s) {

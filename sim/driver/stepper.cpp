@@ -198,7 +198,7 @@ nlohmann::json SteppedGame::document(const std::string& placement_name) const {
   LogHooks hooks = env_;
   if (!table_) return game_log_document(spec_, dealt_, s_, std::move(hooks), placement_name, scoring_name_);
   // The stacks as drawn; the tiles never drawn (an early end) after them, in catalogue order.
-  // Names are space-separated beyond the base set (names of two and three characters; stacks_from_letters).
+  // Names are space-separated beyond the base set (names of two and three characters; deal.hpp).
   const std::string sep = s_.beyond_base() ? " " : "";
   std::vector<std::string> stacks(drawn_.begin(), drawn_.begin() + s_.colors());
   std::vector<int> rest;
@@ -213,8 +213,7 @@ nlohmann::json SteppedGame::document(const std::string& placement_name) const {
     if (t != kLakeType)
       for (int k = 0; k < s_.unseen(t); ++k) river += sep + std::string(tile_name(t));
   if (s_.type_end() > kLakeType && s_.unseen(kLakeType) > 0) river += sep + std::string(tile_name(kLakeType));
-  for (std::string& st : stacks) st += sep;  // a lone name of several characters stays one name
-  nlohmann::json doc = game_log_document(spec_, stacks_from_letters(stacks, spec_.cfg.tiles(), river + sep), s_,
+  nlohmann::json doc = game_log_document(spec_, stacks_from_letters(stacks, spec_.cfg.tiles(), river), s_,
                                          std::move(hooks), placement_name, scoring_name_);
   doc.erase("seed");  // no deal, so no deal's seed or game number
   doc.erase("game");
