@@ -237,8 +237,32 @@ Move Search::choose_reporting(const Observation& obs, std::span<const Placement>
                               std::span<const Move> asked, SearchReport& out, int heldout) {
   const State& s = obs.state();
   const int type = obs.tile();
-  const int all = ranked_candidates(eval_, s, type, legal, moves_.data(), rng);
-  const int n = std::min(all, p_.candidates);
+  const int ranked = ranked_candidates(eval_, s, type, legal, moves_.data(), rng);
+  const int n = std::min(ranked, p_.candidates);
+  // The asked moves, found among the candidates by the position they leave. The large
+  // meeple where the heuristic does not offer it (its weight can decide no majority there)
+  // is added after the candidates, valued as the meeple's move: the choice is unchanged.
+  int all = ranked;
+  std::vector<int> asked_at;
+  for (Move m : asked) {
+    const Move want = position_move(s, type, m);
+    const std::uint32_t key = move_key(type, want);
+    int at = -1;
+    for (int i = 0; i < all && at < 0; ++i)
+      if (move_key(type, position_move(s, type, moves_[i].move)) == key) at = i;
+    if (at < 0 && want.large) {
+      Move meeple = want;
+      meeple.large = false;
+      const std::uint32_t twin = move_key(type, meeple);
+      for (int i = 0; i < ranked && at < 0; ++i)
+        if (move_key(type, position_move(s, type, moves_[i].move)) == twin) {
+          at = all;
+          moves_[std::size_t(all++)] = ScoredMove{want, moves_[i].value};
+        }
+    }
+    if (at < 0) throw std::invalid_argument("search: an asked move is not a legal move of the tile in hand");
+    asked_at.push_back(at);
+  }
   for (int i = 0; i < all; ++i) order_[i] = i;
   std::vector<double> next(std::size_t(all), std::numeric_limits<double>::quiet_NaN());
   Record rec;
@@ -263,16 +287,6 @@ Move Search::choose_reporting(const Observation& obs, std::span<const Placement>
   }
   const Move choice = moves_[chosen].move;
 
-  // The asked moves, found among the candidates by the position they leave.
-  std::vector<int> asked_at;
-  for (Move m : asked) {
-    const std::uint32_t key = move_key(type, position_move(s, type, m));
-    int at = -1;
-    for (int i = 0; i < all && at < 0; ++i)
-      if (move_key(type, moves_[i].move) == key) at = i;
-    if (at < 0) throw std::invalid_argument("search: an asked move is not a legal move of the tile in hand");
-    asked_at.push_back(at);
-  }
   const int deals = rolled ? deals_ : 0;
   Rng extra = rng;  // the caller's stream stays as choose() leaves it
   if (rolled)
