@@ -400,7 +400,14 @@ void register_search() {
       {"rollouts", 24, "truncated rollouts per move in the beam (0: the first of the beam)", true},
       {"turns", 6, "turns per rollout, played by the heuristic", true},
       {"halving", 1, "1: successive halving, the better moves get more of the rollouts", true}};
-  for (const ParamInfo& i : HeuristicWeights::params()) params.push_back(i);
+  for (ParamInfo i : HeuristicWeights::params()) {
+    // Its evaluations value an unfinished inn road and cathedral city as any road and city:
+    // the heuristic's own defaults for them (set for its own play) cost search points
+    // (paired, docs/expansions.md).
+    if (i.key == "inn") i.default_value = 1;
+    if (i.key == "cathedral") i.default_value = 2;
+    params.push_back(i);
+  }
   params.push_back({"leaf", 0, "1: a rollout's value is the learned value of the afterstate it ends on", true, true});
   params.push_back({"vfilter", 0, "1: the filter values each draw by the learned value of the best of `vreplies` replies", true, true});
   params.push_back({"vreplies", 1, "with vfilter=1: replies valued per draw, best first by the heuristic (0: all)", true, true});
