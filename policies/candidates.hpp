@@ -2,7 +2,7 @@
 // heuristic, best first, with duplicates removed. Two moves are duplicates when they leave
 // the same position: the same cell, rotations that show the same edges with the same
 // segments (a symmetric tile turned a half or a quarter turn), and the meeple on the
-// segment touching the same board edges (or on the monastery, or none).
+// segment touching the same board edges (or on the monastery, or none), the same figure.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -42,7 +42,8 @@ static_assert(kCanonicalRot[tile_type('V')][2] == 2, "a curve has no symmetry");
 constexpr std::uint32_t move_key(int type, const Move& m) {
   const Oriented& o = kOriented[type][m.at.rot];
   std::uint32_t meeple = 0xFF;
-  if (m.seg != Move::kNoMeeple) meeple = m.seg == kMonasterySeg[type] ? 0x10 : o.seg_edges[m.seg];
+  if (m.seg != Move::kNoMeeple)
+    meeple = (m.seg == kMonasterySeg[type] ? 0x10u : o.seg_edges[m.seg]) | (m.large ? 0x20u : 0u);
   return std::uint32_t(m.at.cell) << 16 | std::uint32_t(kCanonicalRot[type][m.at.rot]) << 8 | meeple;
 }
 

@@ -4,6 +4,16 @@
 // ties are broken uniformly at random (with snug=1 first toward placements with more
 // tiles among the 8 cells around: a compact board finishes monasteries and features).
 //
+// With the large meeple (expansions.md), a colour that holds both figures is offered the
+// large meeple on a feature that an occupied feature faces across an empty cell beside
+// the tile (placement_analysis.hpp, facing_features): there a later tile can join them,
+// and the large meeple's weight of 2 can decide the joined feature's majority. Its option
+// counts, per facing feature, +1 where that majority (at today's scores) would hold a
+// lowest colour with the large meeple and not with a meeple, -1 the other way round; it
+// is played when that count is positive and the rest of its outcome (this turn's, the
+// same as the meeple's) ties; otherwise the meeple goes and the large meeple stays in
+// supply (a colour whose only figure it is places it as before).
+//
 // Only a move that completes something can change the scores or the supplies this turn,
 // and placement_analysis tells which those are (most at a glance: no segment of the tile is
 // enclosed by tiles). Their outcome is read off the analysis, scored in the `best` order
@@ -21,12 +31,14 @@ namespace {
 
 struct Outcome {
   int low, total, alive, supply, snug;
+  int weight = 0;  // the large meeple's count above (0: a meeple)
+  int keep = 1;    // 1: the large meeple stays in supply (every option but the large one)
   auto operator<=>(const Outcome&) const = default;
 };
 
 // The outcome of the scores and supplies after a move (move_outcome gives them).
 Outcome outcome_of(const Scores& score, const Scores& supply, int colors, bool alive) {
-  Outcome o{*std::min_element(score.begin(), score.begin() + colors), 0, alive, 0, 0};
+  Outcome o{*std::min_element(score.begin(), score.begin() + colors), 0, alive, 0, 0, 0, 1};
   for (int c = 0; c < colors; ++c) {
     o.total += score[c];
     o.supply += supply[c];
@@ -44,6 +56,27 @@ Outcome outcome_of(const State& s, bool alive) {
   return outcome_of(score, supply, s.colors(), alive);
 }
 
+// The large meeple's count on segment `seg` (see above): per facing feature, +1 where the
+// joined feature's majority holds a lowest colour with the large meeple and not with a
+// meeple, -1 the other way round; 0 when its feature completes now or none faces it.
+int large_weight(const State& s, int type, const Placement& p, const PlacementEffect& e, int seg) {
+  if (e.feats[std::size_t(e.feat_of_seg[std::size_t(seg)])].complete()) return 0;
+  std::array<std::uint16_t, 12> facing;
+  const int n = facing_features(s, type, p, e, seg, facing);
+  const int k = s.colors(), mover = s.to_move();
+  Scores now{};
+  for (int c = 0; c < k; ++c) now[std::size_t(c)] = s.score(c);
+  const std::uint8_t low = lowest_mask(now, k);
+  int count = 0;
+  for (int i = 0; i < n; ++i) {
+    std::array<std::uint8_t, kMaxColors> small = s.feature(facing[std::size_t(i)]).meeples, big = small;
+    small[std::size_t(mover)] = std::uint8_t(small[std::size_t(mover)] + 1);
+    big[std::size_t(mover)] = std::uint8_t(big[std::size_t(mover)] + 2);
+    count += int((majority_of(big, k) & low) != 0) - int((majority_of(small, k) & low) != 0);
+  }
+  return count;
+}
+
 class Greedy final : public PlacementPolicy {
  public:
   explicit Greedy(bool snug) : snug_(snug) {}
@@ -52,16 +85,19 @@ class Greedy final : public PlacementPolicy {
     const State& s = obs.state();
     const int type = obs.tile();
     const bool has_meeple = s.figures(s.to_move()) > 0;
+    const bool two_figures = s.supply(s.to_move()) > 0 && s.large_supply(s.to_move()) > 0;
     const Outcome quiet = outcome_of(s, true);
-    Outcome best{-1, 0, 0, 0, 0};
+    Outcome best{-1, 0, 0, 0, 0, 0, 0};
     n_ties_ = 0;
     CellNeighbours nb;
     PlacementEffect e;
     for (const Placement& p : legal) {
       if (p.cell != nb.cell) nb.load(s, p);
       std::uint8_t free_mask = 0;
+      bool analysed = false;
       const bool completes = !surely_quiet(type, p.rot, nb, free_mask) && [&] {
         analyse_placement(s, type, p, nb, e);
+        analysed = true;
         free_mask = e.free_mask;
         return e.completes;
       }();
@@ -87,6 +123,21 @@ class Greedy final : public PlacementPolicy {
           n_ties_ = 0;
         }
         if (o == best) ties_[n_ties_++] = m;
+        if (two_figures && m.seg != Move::kNoMeeple) [[unlikely]] {
+          if (!analysed) {
+            analyse_placement(s, type, p, nb, e);
+            analysed = true;
+          }
+          if (const int w = large_weight(s, type, p, e, m.seg); w > 0) {
+            o.weight = w;
+            o.keep = 0;
+            if (o > best) {
+              best = o;
+              n_ties_ = 0;
+            }
+            if (o == best) ties_[n_ties_++] = Move{p, m.seg, true};
+          }
+        }
       } while (options);
     }
     if (n_ties_ == 1) return ties_[0];
@@ -97,7 +148,7 @@ class Greedy final : public PlacementPolicy {
   bool snug_;
   BestOrder best_order_;
   int n_ties_ = 0;
-  std::array<Move, kMaxPlacements * kMaxSegs> ties_;
+  std::array<Move, kMaxPlacements * kMaxSegs * 2> ties_;  // with the large meeple's options
 };
 
 }  // namespace

@@ -110,11 +110,14 @@ void analyse_placement(const State& s, int type, const Placement& p, const CellN
       f.pennants = 0;
       f.meeple_total = 0;
       f.meeples.fill(0);
+      f.marks = 0;
+      f.large = 0;
       f.n_roots = 0;
     }
     JoinedFeature& f = out.feats[fi];
     f.segs = std::uint8_t(f.segs | 1u << sg);
     f.pennants = std::uint8_t(f.pennants + def.segs[sg].pennant);
+    f.marks = std::uint8_t(f.marks | def.segs[sg].marks);  // 0 on every base tile
     out.feat_of_seg[sg] = std::int8_t(fi);
   }
   // Open edges: a new edge opens where no tile is, and each joined edge closes one of the
@@ -140,6 +143,10 @@ void analyse_placement(const State& s, int type, const Placement& p, const CellN
     f.pennants = std::uint8_t(f.pennants + bf.pennants);
     f.meeple_total = std::uint8_t(f.meeple_total + bf.meeple_total);
     for (int c = 0; c < kMaxColors; ++c) f.meeples[c] = std::uint8_t(f.meeples[c] + bf.meeples[c]);
+    if (s.beyond_base()) [[unlikely]]
+      f.marks = std::uint8_t(f.marks | s.feature_marks(root[d]));
+    if (s.large_meeple()) [[unlikely]]
+      f.large = std::uint8_t(f.large | s.feature_large(root[d]));
   }
   out.free_mask = 0;
   out.completes = false;
@@ -150,6 +157,34 @@ void analyse_placement(const State& s, int type, const Placement& p, const CellN
     out.completes |= f.open == 0;
   }
   out.completes |= nb.near_completes;
+}
+
+int facing_features(const State& s, int type, const Placement& p, const PlacementEffect& e,
+                    int seg, std::array<std::uint16_t, 12>& out) {
+  const Oriented& o = kOriented[type][p.rot];
+  const JoinedFeature& f = e.feats[std::size_t(e.feat_of_seg[std::size_t(seg)])];
+  int n = 0;
+  if (f.kind == SegKind::monastery) return 0;
+  for (int d = 0; d < 4; ++d) {
+    if (o.seg[d] < 0 || !(f.segs >> o.seg[d] & 1)) continue;
+    const int x = step(p.cell, d);
+    if (s.tile_near(x) != kNoTile) continue;  // a joined edge: not open
+    for (int d2 = 0; d2 < 4; ++d2) {
+      if (d2 == opposite(d)) continue;  // the placed tile
+      const int v = s.tile_near(step(x, d2));
+      if (v == kNoTile) continue;
+      const PlacedTile& u = s.tile(v);
+      const int us = kOriented[u.type][u.rot].seg[opposite(d2)];
+      if (us < 0) continue;
+      const int root = s.feature_of(v, us);
+      const Feature& g = s.feature(root);
+      if (g.kind != f.kind || g.meeple_total == 0) continue;
+      bool seen = false;
+      for (int i = 0; i < n; ++i) seen |= out[std::size_t(i)] == root;
+      if (!seen) out[std::size_t(n++)] = std::uint16_t(root);
+    }
+  }
+  return n;
 }
 
 }  // namespace carc

@@ -46,15 +46,18 @@ struct JoinedFeature {
   std::uint8_t open;   // open edges; monastery: empty cells around
   std::uint8_t tiles;  // distinct tiles (estimate, see above); monastery: 1
   std::uint8_t pennants;
-  std::uint8_t meeple_total;
-  std::array<std::uint8_t, kMaxColors> meeples;
+  std::uint8_t meeple_total;           // the weight of its figures (a large meeple 2)
+  std::array<std::uint8_t, kMaxColors> meeples;  // per colour, the same
+  // Its marks (kMarkInn, kMarkCathedral) and the colours of the large meeples on it: both
+  // are read only in games that can have them (State::beyond_base, State::large_meeple),
+  // and stay 0 in the others.
+  std::uint8_t marks = 0, large = 0;
   std::uint8_t n_roots;                 // board features merged into it
   std::array<std::uint16_t, 4> roots;
   bool complete() const { return open == 0; }
-  // Points if it were completed now (rules.md step 3; a monastery 9).
-  int points() const {
-    return kind == SegKind::road ? tiles : kind == SegKind::city ? 2 * (tiles + pennants) : 9;
-  }
+  // Points if it were completed now (rules.md step 3, at the inn and cathedral rates of
+  // expansions.md; a monastery 9).
+  int points() const { return feature_points(kind, tiles, pennants, marks); }
 };
 
 struct PlacementEffect {
@@ -67,8 +70,18 @@ struct PlacementEffect {
 };
 
 // The monasteries around are nb.near (the same for every rotation).
+// (JoinedFeature::marks and ::large as said there: set only in games that can have them.)
 void analyse_placement(const State& s, int type, const Placement& p, const CellNeighbours& nb,
                        PlacementEffect& out);
+
+// The occupied board features that face the feature of the tile's segment `seg` across an
+// empty cell beside the placed tile: a road or city of the same kind on another side of
+// that cell, holding figures, which a later tile there could join to it. `e` is the
+// placement's analysis; each root once, in the order of the sides (N, E, S, W), then of
+// the cell's other sides. Returns the count (at most 12). For the large meeple: its weight
+// in a majority matters only where features merge.
+int facing_features(const State& s, int type, const Placement& p, const PlacementEffect& e,
+                    int seg, std::array<std::uint16_t, 12>& out);
 
 // A cheap test for the common case: when placing `type` turned `rot` there surely
 // completes nothing (no segment of the tile is enclosed by tiles, no monastery finishes)

@@ -43,7 +43,8 @@ TurnScoring turn_scoring(const State& s, std::span<const std::uint16_t> complete
   for (int c = 0; c < t.colors; ++c) t.start[c] = s.score(c);
   for (int i = 0; i < t.n; ++i) {
     const Feature& f = s.feature(completed[i]);
-    t.points[i] = feature_points(f.kind, f.tiles, f.pennants);
+    const std::uint8_t marks = s.beyond_base() ? s.feature_marks(completed[i]) : 0;
+    t.points[i] = feature_points(f.kind, f.tiles, f.pennants, marks);
     t.majority[i] = majority_of(f.meeples, t.colors);
   }
   return t;

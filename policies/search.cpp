@@ -226,8 +226,32 @@ Move Search::choose_reporting(const Observation& obs, std::span<const Placement>
                               std::span<const Move> asked, SearchReport& out, int heldout) {
   const State& s = obs.state();
   const int type = obs.tile();
-  const int all = ranked_candidates(eval_, s, type, legal, moves_.data(), rng);
-  const int n = std::min(all, p_.candidates);
+  const int ranked = ranked_candidates(eval_, s, type, legal, moves_.data(), rng);
+  const int n = std::min(ranked, p_.candidates);
+  // The asked moves, found among the candidates by the position they leave. The large
+  // meeple where the heuristic does not offer it (its weight can decide no majority there)
+  // is added after the candidates, valued as the meeple's move: the choice is unchanged.
+  int all = ranked;
+  std::vector<int> asked_at;
+  for (Move m : asked) {
+    const Move want = position_move(s, type, m);
+    const std::uint32_t key = move_key(type, want);
+    int at = -1;
+    for (int i = 0; i < all && at < 0; ++i)
+      if (move_key(type, position_move(s, type, moves_[i].move)) == key) at = i;
+    if (at < 0 && want.large) {
+      Move meeple = want;
+      meeple.large = false;
+      const std::uint32_t twin = move_key(type, meeple);
+      for (int i = 0; i < ranked && at < 0; ++i)
+        if (move_key(type, position_move(s, type, moves_[i].move)) == twin) {
+          at = all;
+          moves_[std::size_t(all++)] = ScoredMove{want, moves_[i].value};
+        }
+    }
+    if (at < 0) throw std::invalid_argument("search: an asked move is not a legal move of the tile in hand");
+    asked_at.push_back(at);
+  }
   for (int i = 0; i < all; ++i) order_[i] = i;
   std::vector<double> next(std::size_t(all), std::numeric_limits<double>::quiet_NaN());
   Record rec;
@@ -252,16 +276,6 @@ Move Search::choose_reporting(const Observation& obs, std::span<const Placement>
   }
   const Move choice = moves_[chosen].move;
 
-  // The asked moves, found among the candidates by the position they leave.
-  std::vector<int> asked_at;
-  for (Move m : asked) {
-    const std::uint32_t key = move_key(type, position_move(s, type, m));
-    int at = -1;
-    for (int i = 0; i < all && at < 0; ++i)
-      if (move_key(type, moves_[i].move) == key) at = i;
-    if (at < 0) throw std::invalid_argument("search: an asked move is not a legal move of the tile in hand");
-    asked_at.push_back(at);
-  }
   const int deals = rolled ? deals_ : 0;
   Rng extra = rng;  // the caller's stream stays as choose() leaves it
   if (rolled)
@@ -375,7 +389,14 @@ void register_search() {
       {"rollouts", 24, "truncated rollouts per move in the beam (0: the first of the beam)", true},
       {"turns", 6, "turns per rollout, played by the heuristic", true},
       {"halving", 1, "1: successive halving, the better moves get more of the rollouts", true}};
-  for (const ParamInfo& i : HeuristicWeights::params()) params.push_back(i);
+  for (ParamInfo i : HeuristicWeights::params()) {
+    // Its evaluations value an unfinished inn road and cathedral city as any road and city:
+    // the heuristic's own defaults for them (set for its own play) cost search points
+    // (paired, docs/expansions.md).
+    if (i.key == "inn") i.default_value = 1;
+    if (i.key == "cathedral") i.default_value = 2;
+    params.push_back(i);
+  }
   params.push_back({"leaf", 0, "1: a rollout's value is the learned value of the afterstate it ends on", true, true});
   params.push_back({"vfilter", 0, "1: the filter values each draw by the learned value of the best of `vreplies` replies", true, true});
   params.push_back({"vreplies", 1, "with vfilter=1: replies valued per draw, best first by the heuristic (0: all)", true, true});

@@ -23,11 +23,6 @@ struct TurnScoring {
   std::array<std::uint8_t, kMaxCompleted> majority{};  // colour bit mask, 0: no meeple
 };
 
-// Points of a completed feature (rules.md step 3), as State::score_feature awards them.
-constexpr int feature_points(SegKind kind, int tiles, int pennants) {
-  return kind == SegKind::road ? tiles : kind == SegKind::city ? 2 * tiles + 2 * pennants : 9;
-}
-
 // The colours with the most meeples on a feature (none when it has no meeple), as
 // State::score_feature finds them.
 inline std::uint8_t majority_of(const std::array<std::uint8_t, kMaxColors>& meeples, int colors) {
@@ -84,11 +79,17 @@ class BestOrder {
 // Scores and supplies after a move and its turn's scoring in the `best` order, exactly as
 // State::place and scoring in that order leave them, read off the placement's analysis:
 // `e` from analyse_placement (or what gives the same) at the cell `nb` was loaded for,
-// the meeple on segment `seg` (Move::kNoMeeple: none), `s` the State before the move.
+// the figure on segment `seg` (Move::kNoMeeple: none) and `large` as Move::large says (the
+// large meeple when asked for and in supply, or when it is the colour's only figure),
+// `s` the State before the move. Points at the inn and cathedral rates, majorities by the
+// figures' weights, and `supply` counts figures (a large meeple back is one).
 // `best` is the caller's solver (it holds a memo table: one per policy, reused).
 inline void move_outcome(const State& s, const PlacementEffect& e, const CellNeighbours& nb,
-                         int seg, BestOrder& best, Scores& score, Scores& supply) {
+                         int seg, BestOrder& best, Scores& score, Scores& supply,
+                         bool large = false) {
   const int k = s.colors(), mover = s.to_move();
+  // The figure the engine places (State::place): the large meeple weighs 2.
+  const bool big = seg != Move::kNoMeeple && s.large_supply(mover) != 0 && (large || s.supply(mover) == 0);
   TurnScoring t;
   t.colors = k;
   for (int c = 0; c < k; ++c) {
@@ -96,24 +97,32 @@ inline void move_outcome(const State& s, const PlacementEffect& e, const CellNei
     supply[c] = s.figures(c) - (c == mover && seg != Move::kNoMeeple);
   }
   int relevant = 0;
-  auto completed = [&](int points, const std::array<std::uint8_t, kMaxColors>& meeples) {
+  auto completed = [&](int points, const std::array<std::uint8_t, kMaxColors>& meeples,
+                       unsigned large_mask) {
     t.points[t.n] = points;
     t.majority[t.n] = majority_of(meeples, k);
     relevant += t.majority[t.n] != 0;
     ++t.n;
-    for (int c = 0; c < k; ++c) supply[c] += meeples[c];
+    for (int c = 0; c < k; ++c) supply[c] += meeples[c] - int(large_mask >> c & 1);  // figures back
   };
   for (int i = 0; i < e.n_feats; ++i) {
     const JoinedFeature& f = e.feats[i];
     if (!f.complete()) continue;
     std::array<std::uint8_t, kMaxColors> meeples = f.meeples;
-    if (seg != Move::kNoMeeple && (f.segs >> seg & 1)) ++meeples[mover];
+    unsigned large_mask = f.large;
+    if (seg != Move::kNoMeeple && (f.segs >> seg & 1)) {
+      meeples[mover] = std::uint8_t(meeples[mover] + 1 + big);
+      large_mask |= unsigned(big) << mover;
+    }
     // The analysis may count a tile twice when it joins several board features.
     const int tiles = f.n_roots > 1 ? 1 + s.distinct_tiles({f.roots.data(), f.n_roots}) : f.tiles;
-    completed(feature_points(f.kind, tiles, f.pennants), meeples);
+    completed(feature_points(f.kind, tiles, f.pennants, f.marks), meeples, large_mask);
   }
   for (int i = 0; i < nb.n_near; ++i)
-    if (nb.near[i].open_after == 0) completed(9, s.feature(nb.near[i].root).meeples);
+    if (nb.near[i].open_after == 0) {
+      const int root = nb.near[i].root;
+      completed(9, s.feature(root).meeples, s.large_meeple() ? s.feature_large(root) : 0u);
+    }
   std::array<std::uint8_t, kMaxCompleted> order;
   if (relevant > 1) {
     best.solve(t, order);

@@ -12,13 +12,14 @@
 
 namespace carc::test {
 
-// Plays game `game` of `seed` under `driver` and `scoring`; before each move calls
+// Plays game `game` of `seed` under `driver` and `scoring`, dealing the tile set of `cfg`
+// (not the river: its tiles come from a stack of their own); before each move calls
 // at(state, type, legal, rng) with the tile drawn, its legal placements and the game's
 // random stream (which the driver's move then draws from too).
 template <class At>
 void for_each_decision(Config cfg, std::uint64_t seed, std::uint64_t game, PlacementPolicy& driver,
                        ScoringPolicy& scoring, At&& at) {
-  sim::Stacks st = sim::deal(cfg.colors, seed, game);
+  sim::Stacks st = sim::deal(cfg.colors, seed, game, cfg.tiles);
   State s = State::initial(cfg);
   Rng rng(game);
   while (!s.ended()) {

@@ -12,7 +12,10 @@
 #include "core/turn.hpp"
 #include "policies/heuristic/heuristic.hpp"
 #include "policies/lookahead.hpp"
+#include "policies/placement_analysis.hpp"
+#include "policies/turn_scoring.hpp"
 #include "sim/driver/deal.hpp"
+#include "sim/driver/tilesets.hpp"
 #include "tests/scenario.hpp"
 #include "tests/seeded_games.hpp"
 
@@ -48,7 +51,17 @@ Candidate candidate(const State& s, std::string_view line) {
     const int seg = test::segment_index(c.type, l.rot, l.meeple);
     REQUIRE(seg >= 0);
     c.move.seg = std::uint8_t(seg);
+    c.move.large = l.large;
   }
+  return c;
+}
+
+// A game of a built-in tile set (3 colours x 4 meeples), with or without the large meeple.
+Config config_of(const char* set, bool large) {
+  Config c{3, 4};
+  c.tiles = sim::load_tileset(set).counts();
+  c.large_meeple = large;
+  c.tileset = set;
   return c;
 }
 
@@ -395,4 +408,170 @@ TEST_CASE("heuristic expectations: bounds in seeded games, and evaluate() gives 
   CHECK(differ == 0);
   CHECK(positions > 500);
   CHECK(with_points > 500);
+}
+
+// The expansions' terms (heuristic.hpp): an inn road and a cathedral city at their rates,
+// the large meeple's weight where it decides a majority.
+
+TEST_CASE("heuristic expectations: an inn road and a cathedral city at their rates (`inn`, `cathedral`)") {
+  HeuristicWeights plain;  // an inn road and a cathedral city valued as any road and city
+  plain.inn = 1;
+  plain.cathedral = 2;
+  HeuristicWeights rules;  // ...and at the rules' rates
+  rules.inn = 2;
+  rules.cathedral = 3;
+  test::Game g(config_of("base+inns", false));
+  // Colour 0's meeple on an inn road of 2 tiles (D and I3) with two open ends.
+  g.turn("I3 1 0 0 road:E,W");
+  HeuristicEvaluator rated(rules), base_rate(plain);
+  const double at_rate = rated.expectations(g.state()).points[0];
+  const double at_one = base_rate.expectations(g.state()).points[0];
+  CHECK(at_one > 0);
+  CHECK(at_rate == 2 * at_one);  // 2 per tile instead of 1, the same chances
+  // The defaults lie between (inn 1.5, cathedral 1: below the rules' rates, the risk).
+  HeuristicEvaluator defaults(kDefaults);
+  CHECK(defaults.expectations(g.state()).points[0] == doctest::Approx(1.5 * at_one));
+  // Colour 1's meeple on the cathedral city (I1 north of D: D's city joins it), 2 tiles and
+  // three open edges: 3 per tile instead of 2.
+  g.turn("I1 0 -1 0 city:N,E,S,W");
+  const double city_rate = rated.expectations(g.state()).points[1];
+  const double city_two = base_rate.expectations(g.state()).points[1];
+  CHECK(city_two > 0);
+  CHECK(city_rate == doctest::Approx(1.5 * city_two));
+  CHECK(defaults.expectations(g.state()).points[1] == doctest::Approx(0.5 * city_two));
+  // The move that puts the meeple there is worth more by as much, through the scores term.
+  test::Game h(config_of("base+inns", false));
+  const HeuristicTerms inn = terms_of(h.state(), "I3 1 0 0 road:E,W", rules);
+  const HeuristicTerms flat = terms_of(h.state(), "I3 1 0 0 road:E,W", plain);
+  CHECK(inn.scores > flat.scores);
+  CHECK(inn.supply == flat.supply);  // the meeple's chance of return does not change
+}
+
+TEST_CASE("heuristic terms: completing an inn road scores it at 2 per tile, exactly") {
+  // expansions.md's inn road: A(-1,0) - D - I3 - A(2,0), colour 0's meeple on it, 4 tiles
+  // worth 8. Colour 2 closes it with A, whose monastery takes its meeple. The scores after
+  // the move are 9, 2, 3 (colour 0 was lowest: awarded); with the inn's points counted at
+  // 1 per tile they would be 5, 2, 3. The expected points of the two monasteries come on
+  // top, so the term lies above its value at the scores alone with the right rate.
+  test::Game g(config_of("base+inns", false));
+  g.turn("I3 1 0 0 road:E,W");
+  g.turn("A 2 0 1 monastery");
+  const Candidate c = candidate(g.state(), "A -1 0 3 monastery");
+  CellNeighbours nb;
+  nb.load(c.state, c.move.at);
+  PlacementEffect e;
+  analyse_placement(c.state, c.type, c.move.at, nb, e);
+  REQUIRE(e.completes);
+  BestOrder best;
+  Scores score{}, supply{};
+  move_outcome(c.state, e, nb, c.move.seg, best, score, supply);
+  CHECK(score[0] == 9);
+  CHECK(score[1] == 2);
+  CHECK(score[2] == 3);
+  CHECK(supply[0] == 4);  // colour 0's meeple back
+  const HeuristicTerms t = terms_of(g.state(), "A -1 0 3 monastery");
+  CHECK(t.scores > 0.5 * 2 + 0.5 * 14.0 / 3);  // at least the scores 9, 2, 3
+}
+
+// The start tile D: road W-E. Colour 1's figure on D's road (U at 1,0) faces the empty cell
+// (2,0); colour 0's road U at (2,1) runs north into that cell too: a tile there joins them.
+// Colour 0 is lowest (score 1).
+void facing_roads(test::Game& g, bool colour_1_large) {
+  g.turn("B 0 1 0 monastery");  // colour 0
+  g.turn(colour_1_large ? "U 1 0 1 road:E,W large" : "U 1 0 1 road:E,W");  // colour 1
+  g.turn("B 1 1 0 monastery");  // colour 2
+}
+
+TEST_CASE("heuristic term large: the large meeple where its weight keeps a majority, and only there") {
+  // Colour 1's large meeple (weight 2) on the road. With a meeple on its new road, colour 0
+  // would lose the joined road's majority 1 to 2 (colour 1, not lowest, alone: its points
+  // would hardly count); with its large meeple it ties 2 to 2, and it is lowest. Joined
+  // points 3 (U, D, U) times large_merge (1): colour 0 gains 3 at award 1, colour 1 keeps
+  // 3 at award 1 instead of exp(-1/12).
+  test::Game g(config_of("base", true));
+  facing_roads(g, true);
+  const HeuristicTerms meeple = terms_of(g.state(), "U 2 1 0 road:N,S");
+  const HeuristicTerms large = terms_of(g.state(), "U 2 1 0 road:N,S large");
+  CHECK(meeple.large == 0);
+  CHECK(large.large > 0);
+  CHECK(large.total() > meeple.total());
+  CHECK(large.total() - large.large == doctest::Approx(meeple.total()));  // the rest is the meeple's
+  HeuristicWeights off;
+  off.large_merge = 0;
+  CHECK(terms_of(g.state(), "U 2 1 0 road:N,S large", off).large == 0);
+  // The heuristic plays it, given that placement alone.
+  {
+    const Candidate c = candidate(g.state(), "U 2 1 0 road:N,S");
+    auto heuristic = make_placement_policy("heuristic");
+    auto greedy = make_placement_policy("greedy");
+    Rng rng(3);
+    const Placement only[] = {c.move.at};
+    const Move h = heuristic->choose(Observation(c.state, c.type), only, rng);
+    CHECK(h.large);
+    CHECK(int(h.seg) == int(c.move.seg));
+    const Move gr = greedy->choose(Observation(c.state, c.type), only, rng);
+    CHECK(gr.large);  // the joined majority holds colour 0, the lowest, only with it
+  }
+  // Elsewhere its weight changes nothing: no option with it (the meeple's terms stand).
+  HeuristicEvaluator eval(kDefaults);
+  const Candidate b = candidate(g.state(), "B -1 1 0 monastery");
+  std::vector<ScoredMove> moves(kMaxMoves);
+  Rng rng(1);
+  Placement legal[kMaxPlacements];
+  const int nl = b.state.legal_placements(b.type, legal);
+  const int n = eval.evaluate(b.state, b.type, {legal, std::size_t(nl)}, moves.data(), rng);
+  CHECK(std::none_of(moves.begin(), moves.begin() + n, [](const ScoredMove& x) { return x.move.large; }));
+  const Candidate u = candidate(g.state(), "U 2 1 0 road:N,S");
+  const int nu = u.state.legal_placements(u.type, legal);
+  const int m = eval.evaluate(u.state, u.type, {legal, std::size_t(nu)}, moves.data(), rng);
+  CHECK(std::any_of(moves.begin(), moves.begin() + m, [](const ScoredMove& x) { return x.move.large; }));
+}
+
+TEST_CASE("heuristic term large: not where the meeple would share the joined feature") {
+  // Colour 1's meeple (weight 1) on the road: a meeple of colour 0 ties the joined road and
+  // both score; the large meeple would take it alone, and colour 1's points would go.
+  test::Game g(config_of("base", true));
+  facing_roads(g, false);
+  // Not offered: asked for, the terms are the meeple's.
+  const HeuristicTerms large = terms_of(g.state(), "U 2 1 0 road:N,S large");
+  CHECK(large.large == 0);
+  CHECK(large.total() == terms_of(g.state(), "U 2 1 0 road:N,S").total());
+  const Candidate c = candidate(g.state(), "U 2 1 0 road:N,S");
+  HeuristicEvaluator eval(kDefaults);
+  std::vector<ScoredMove> moves(kMaxMoves);
+  Rng unused(1);
+  const Placement at[] = {c.move.at};
+  const int n = eval.evaluate(c.state, c.type, at, moves.data(), unused);
+  CHECK(n == 1);  // the meeple on the road, nothing else
+  CHECK_FALSE(moves[0].move.large);
+  auto heuristic = make_placement_policy("heuristic");
+  auto greedy = make_placement_policy("greedy");
+  Rng rng(3);
+  const Placement only[] = {c.move.at};
+  CHECK_FALSE(heuristic->choose(Observation(c.state, c.type), only, rng).large);
+  CHECK_FALSE(greedy->choose(Observation(c.state, c.type), only, rng).large);
+}
+
+TEST_CASE("heuristic terms: they add up to evaluate()'s value on base+inns with the large meeple") {
+  // Every option, the large meeple's too, in seeded games of base+inns with the large
+  // meeple; the large term is not 0 only on the large meeple's options.
+  HeuristicEvaluator eval(kDefaults);
+  auto driver = make_placement_policy("heuristic");
+  auto scoring = make_lookahead_scoring();
+  std::vector<ScoredMove> moves(kMaxMoves);
+  int checked = 0, large = 0;
+  for (std::uint64_t game = 0; game < 4; ++game)
+    test::for_each_decision(config_of("base+inns", true), 29, game, *driver, *scoring,
+                            [&](const State& s, int type, std::span<const Placement> legal, Rng& rng) {
+      const int m = eval.evaluate(s, type, legal, moves.data(), rng);
+      for (int i = 0; i < m; ++i) {
+        const HeuristicTerms t = eval.terms(s, type, moves[i].move);
+        CHECK(t.total() == moves[i].value);
+        if (!moves[i].move.large) CHECK(t.large == 0);
+        large += moves[i].move.large;
+        ++checked;
+      }
+    });
+  CHECK(checked > 1000);
+  CHECK(large > 0);
 }

@@ -19,6 +19,7 @@
 #include "policies/turn_scoring.hpp"
 #include "sim/driver/deal.hpp"
 #include "sim/driver/game.hpp"
+#include "sim/driver/tilesets.hpp"
 #include "tests/scenario.hpp"
 #include "tests/seeded_games.hpp"
 
@@ -331,6 +332,58 @@ TEST_CASE("move_outcome: the scores and supplies the engine leaves after a compl
   CHECK(options > 500);
   CHECK(several > 20);      // turns where the order could matter
   CHECK(meeple_back > 20);  // the new meeple on a completed feature, back at once
+}
+
+TEST_CASE("move_outcome: the engine's scores and supplies on base+inns with the large meeple") {
+  // As above, with inns and cathedrals (their rates), the large meeple's weight in the
+  // majorities and its return as one figure; every figure the mover could place: the
+  // meeple, the large meeple, or the large meeple alone when it is the last figure.
+  auto driver = make_placement_policy("heuristic");
+  auto scoring = make_scoring_policy("best");
+  BestOrder solver;
+  Config cfg{3, 4};
+  cfg.tiles = sim::load_tileset("base+inns").counts();
+  cfg.large_meeple = true;
+  cfg.tileset = "base+inns";
+  int options = 0, large = 0, marked = 0;
+  for (std::uint64_t game = 0; game < 8; ++game)
+    test::for_each_decision(cfg, 31, game, *driver, *scoring,
+                            [&](const State& s, int type, std::span<const Placement> legal, Rng& rng) {
+      const int c = s.to_move();
+      CellNeighbours nb;
+      PlacementEffect e;
+      for (const Placement& p : legal) {
+        if (p.cell != nb.cell) nb.load(s, p);
+        analyse_placement(s, type, p, nb, e);
+        if (!e.completes) continue;
+        std::uint8_t segs = s.figures(c) ? e.free_mask : 0;
+        do {
+          int seg = Move::kNoMeeple;
+          if (segs) {
+            seg = std::countr_zero(unsigned(segs));
+            segs &= std::uint8_t(segs - 1);
+          }
+          for (const bool big : {false, true}) {
+            if (big && (seg == Move::kNoMeeple || s.large_supply(c) == 0)) continue;
+            Scores score{}, supply{};
+            move_outcome(s, e, nb, seg, solver, score, supply, big);
+            State copy = s;
+            Rng unused = rng;
+            apply_move(copy, type, Move{p, std::uint8_t(seg), big}, *scoring, unused);
+            for (int k = 0; k < s.colors(); ++k) {
+              CHECK(score[std::size_t(k)] == copy.score(k));
+              CHECK(supply[std::size_t(k)] == copy.figures(k));
+            }
+            for (int i = 0; i < e.n_feats; ++i) marked += e.feats[std::size_t(i)].complete() && e.feats[std::size_t(i)].marks;
+            large += big || (seg != Move::kNoMeeple && s.supply(c) == 0);
+            ++options;
+          }
+        } while (segs);
+      }
+    });
+  CHECK(options > 500);
+  CHECK(large > 50);
+  CHECK(marked > 5);  // completed inn roads and cathedral cities among them
 }
 
 TEST_CASE("heuristic: weights are parameters and change the play") {

@@ -124,6 +124,8 @@ void Evaluator<M>::load_cell(int type, const Placement& pl) {
                                     f.tiles,
                                     f.pennants,
                                     f.meeple_total,
+                                    std::uint8_t(ext ? s->feature_marks(root) : 0),
+                                    std::uint8_t(large_game ? s->feature_large(root) : 0),
                                     pack(f.meeples),
                                     is_marked[root] ? &odds[root] : &kNoOdds,
                                     open_side_factor[jx][d]};
@@ -179,6 +181,8 @@ void Evaluator<M>::analyse_and_expect(int type, const Oriented& o) {
       f.pennants = 0;
       f.meeple_total = 0;
       f.meeples.fill(0);
+      f.marks = 0;
+      f.large = 0;
       free_mask |= f.segs;
       if (f.open == 0)
         completes = true;
@@ -201,6 +205,8 @@ void Evaluator<M>::analyse_and_expect(int type, const Oriented& o) {
       f.pennants = sd.pennant;
       f.meeple_total = 0;
       f.meeples.fill(0);
+      f.marks = sd.marks;
+      f.large = 0;
       free_mask |= f.segs;
       for (unsigned b = edges; b; b &= b - 1) {
         const int d = std::countr_zero(b);
@@ -210,6 +216,7 @@ void Evaluator<M>::analyse_and_expect(int type, const Oriented& o) {
       continue;
     }
     int open = kBits4[edges & ~joined], tiles = 1, pennants = sd.pennant, total = 0;
+    unsigned marks = sd.marks, large = 0;
     std::uint64_t meeples = 0;
     for (unsigned b = joined; b; b &= b - 1) {
       const EdgeFeature& ef = cell.edge_feature[std::size_t(std::countr_zero(b))];
@@ -219,12 +226,16 @@ void Evaluator<M>::analyse_and_expect(int type, const Oriented& o) {
       pennants += ef.pennants;
       total += ef.meeple_total;
       meeples += ef.meeples;
+      marks |= ef.marks;
+      large |= ef.large;
     }
     f.open = std::uint8_t(open);
     f.tiles = std::uint8_t(tiles);
     f.pennants = std::uint8_t(pennants);
     f.meeple_total = std::uint8_t(total);
     f.meeples = unpack(meeples);
+    f.marks = std::uint8_t(marks);
+    f.large = std::uint8_t(large);
     if (total == 0) free_mask |= f.segs;
     for (unsigned b = joined & cell.active_edges; b; b &= b - 1)
       retire(cell.edge_feature[std::size_t(std::countr_zero(b))].root);
@@ -246,7 +257,7 @@ void Evaluator<M>::analyse_and_expect(int type, const Oriented& o) {
       }
       if (total)
         add(delta.points, delta.returns,
-            contrib(f.kind, fo, f.tiles, f.pennants, f.meeples, f.meeple_total), 1);
+            contrib(f.kind, fo, f.tiles, f.pennants, f.marks, f.large, f.meeples, f.meeple_total), 1);
     }
     feat_odds[sg] = fo;
   }
@@ -288,7 +299,7 @@ void Evaluator<M>::expect_features(const Oriented& o) {
     }
     if (f.meeple_total)
       add(delta.points, delta.returns,
-          contrib(f.kind, fo, f.tiles, f.pennants, f.meeples, f.meeple_total), 1);
+          contrib(f.kind, fo, f.tiles, f.pennants, f.marks, f.large, f.meeples, f.meeple_total), 1);
   }
 }
 
@@ -302,7 +313,9 @@ void Evaluator<M>::expect_monasteries(const Oriented& o) {
     if (m.open_after == 0) continue;
     const Feature& f = s->feature(m.root);
     add(delta.points, delta.returns,
-        contrib(f.kind, monastery_odds(m.cells, o), 1, 0, f.meeples, f.meeple_total), 1);
+        contrib(f.kind, monastery_odds(m.cells, o), 1, 0, 0,
+                large_game ? s->feature_large(m.root) : std::uint8_t(0), f.meeples, f.meeple_total),
+        1);
   }
 }
 
@@ -324,7 +337,9 @@ void Evaluator<M>::expect_neighbour_cells(const Oriented& o) {
     retire(ns.root);
     const Feature& f = s->feature(ns.root);
     add(delta.points, delta.returns,
-        contrib(f.kind, no, f.tiles, f.pennants, f.meeples, f.meeple_total), 1);
+        contrib(f.kind, no, f.tiles, f.pennants, ext ? s->feature_marks(ns.root) : std::uint8_t(0),
+                large_game ? s->feature_large(ns.root) : std::uint8_t(0), f.meeples, f.meeple_total),
+        1);
   }
 }
 

@@ -136,6 +136,7 @@ struct NearActive {
 struct EdgeFeature {
   std::uint16_t root;
   std::uint8_t open, tiles, pennants, meeple_total;
+  std::uint8_t marks, large;  // 0 unless the game can have them (JoinedFeature)
   std::uint64_t meeples;  // per colour, one byte each
   const Odds* odds;       // its odds from the open cells (all zero when it has none)
   const Factor* closed;   // the factor of its side at this cell, which the tile closes
@@ -204,6 +205,10 @@ struct Evaluator {
   const State* s = nullptr;
   int k = 0, tiles_left = 0, mover = 0, next = 0;
   bool has_meeple = false;
+  bool ext = false;  // the game deals types beyond the base set's: its features may carry marks
+  bool large_game = false;  // the large meeple plays (State::large_meeple)
+  bool two_figures = false;  // the mover holds a meeple and the large meeple: it chooses
+  bool large_only = false;   // the large meeple is the mover's only figure: it goes
   double meeple_w = 0, empty_w = 0, one_w = 0, urgent_w = 0, absorb_w = 0;
   std::array<double, kMaxColors> award{};
   std::array<double, kMaxColors> pend{};  // expected points per colour
@@ -349,13 +354,28 @@ struct Evaluator {
   double meeple_odds(const Odds& o, const double* q) { return o.zeros ? 0 : scaled(o, q, o.log_m); }
   double points_odds(const Odds& o, const double* q) { return o.zeros ? 0 : scaled(o, q, o.log_p); }
 
-  Contrib contrib(SegKind kind, const Odds& o, int tiles, int pennants,
-                  const std::array<std::uint8_t, kMaxColors>& meeples, int meeple_total) {
+  // The points a feature would score, at the rates of its marks (expansions.md) as the
+  // weights value them (`inn`, `cathedral`: the rules' 2 and 3 by default).
+  double points_of(SegKind kind, int tiles, int pennants, std::uint8_t marks) const {
+    if (marks) [[unlikely]] {
+      if (kind == SegKind::road) return (marks & kMarkInn ? w.inn : 1.0) * tiles;
+      if (kind == SegKind::city) return (marks & kMarkCathedral ? w.cathedral : 2.0) * (tiles + pennants);
+    }
+    return kind == SegKind::road ? tiles : kind == SegKind::city ? 2 * (tiles + pennants) : 9;
+  }
+  // The figures on a feature: the weight of its meeples less one per large meeple.
+  static int figures_of(int meeple_total, std::uint8_t large) {
+    return meeple_total - std::popcount(unsigned(large));
+  }
+
+  // What a feature with meeples is expected to bring (`large`: the colours of the large
+  // meeples on it, which weigh 2 in `meeples` and `meeple_total` but come back as one).
+  Contrib contrib(SegKind kind, const Odds& o, int tiles, int pennants, std::uint8_t marks,
+                  std::uint8_t large, const std::array<std::uint8_t, kMaxColors>& meeples,
+                  int meeple_total) {
     Contrib c;
     if (meeple_total == 0) return c;
-    const int points = kind == SegKind::road   ? tiles
-                       : kind == SegKind::city ? 2 * (tiles + pennants)
-                                               : 9;
+    const double points = points_of(kind, tiles, pennants, marks);
     double a = 0;
     int shared = -1;
     if (meeple_total == 1) {  // the common case: one meeple, its colour alone in the majority
@@ -377,15 +397,13 @@ struct Evaluator {
     a *= 1 + w.share * shared;
     const double* q = qpow[int(kind)].data();
     c.gain = points_odds(o, q) * a * points;
-    c.ret = meeple_odds(o, q) * meeple_w * meeple_total;
+    c.ret = meeple_odds(o, q) * meeple_w * figures_of(meeple_total, large);
     return c;
   }
-  // contrib() of a feature with no meeple but the mover's new one (a free segment's).
-  Contrib fresh_contrib(SegKind kind, const Odds& o, int tiles, int pennants) {
+  // contrib() of a feature with no figure but the mover's new one (a free segment's).
+  Contrib fresh_contrib(SegKind kind, const Odds& o, int tiles, int pennants, std::uint8_t marks) {
     Contrib c;
-    const int points = kind == SegKind::road   ? tiles
-                       : kind == SegKind::city ? 2 * (tiles + pennants)
-                                               : 9;
+    const double points = points_of(kind, tiles, pennants, marks);
     c.majority = std::uint8_t(1u << mover);
     double a = std::max(0.0, award[mover]);
     a *= 1 + w.share * 0;
@@ -441,10 +459,22 @@ struct Evaluator {
   // a meeple on a feature adds the sides of those cells on it.
   inline void absorbing(const Oriented& o);
   // The terms of the option with the meeple on segment `seg` (kNoMeeple: none).
-  [[gnu::always_inline]] inline HeuristicTerms terms(int seg);
+  // With `large` (not null), also the option with the large meeple on `seg` instead,
+  // written there when the large meeple's weight can matter (large_weight), and
+  // `large_found` says whether it was (with `large_only`: whether its term was found).
+  [[gnu::always_inline]] inline HeuristicTerms terms(int seg, HeuristicTerms* large = nullptr);
+  bool large_found = false;
+  // The `large` term of the large meeple on segment `seg` (heuristic.hpp): false when no
+  // occupied feature faces its feature (then its weight cannot matter, and the option is
+  // the meeple's) or, while the colour also holds a meeple, when the term is not positive.
+  // `p` the expected points per colour, `score` the scores after the move.
+  [[gnu::noinline]] bool large_weight(int seg, const std::array<double, kMaxColors>& p, const int* score,
+                                      double scores, double& out);
+  const Placement* placing = nullptr;  // the placement whose options are being valued
+  int placing_type = 0;
   // The terms that read the scores and supplies, for a move that completes something.
   [[gnu::noinline, gnu::hot]] void outcome_terms(int seg, const std::array<double, kMaxColors>& p, double r,
-                                       HeuristicTerms& v);
+                                                 HeuristicTerms& v, Scores& score);
   // Every meeple option of one placement: emit(move, terms).
   template <class Emit>
   [[gnu::hot]] void placement(int type, const Placement& pl, Emit&& emit);

@@ -18,6 +18,23 @@
 //   + sink * (open road/city edges of features holding meeples: a tile put there joins an
 //             occupied feature, so it may need no meeple; a colour must place one whenever
 //             the tile has a free segment, and meeple economy decides how long games last)
+//   + large (only a move that places the large meeple, expansions.md): the change its
+//             weight of 2 makes to the expected-scores term where it can decide a majority:
+//             for each occupied feature of the same kind that faces the figure's feature
+//             across an empty cell beside the tile (a later tile there joins them), the
+//             joined feature's points times `large_merge` go to the majority the weights
+//             give with the large meeple instead of with a meeple. A colour holding both
+//             figures is offered the large meeple only on such a feature (elsewhere its
+//             weight changes nothing, and it stays in supply); a colour whose only figure
+//             is the large meeple places it as before.
+// A feature's points are at the rates of its marks (expansions.md). A move that completes
+// one scores it exactly (an inn road 2 per tile, a cathedral city 3 per tile and pennant).
+// An unfinished one is expected at `inn` per tile and `cathedral` per tile and pennant,
+// times the chances below like any feature: the solo variant drops the usual final
+// scoring, so one left unfinished scores nothing, as any other, and the risk is that of
+// not finishing. The defaults (1.5 and 1) lie below the rules' rates: measured, the
+// chances alone underprice that risk (a cathedral's four city edges make its city rarely
+// finish, and its meeples stay).
 // Whether an unfinished feature finishes is read off the unseen tiles (their multiset,
 // never their order): for every open cell beside it, the number c of unseen tiles that
 // would end the feature there (fit the cell and open nothing new on that side). With T
@@ -50,6 +67,11 @@ struct HeuristicWeights {
   double low = 0.5, mean = 0.5, meeple = 2, empty = 6, one = 1, balance = 12, share = 0;
   double compact = 0.3, sink = 0.25, urgent = 5, absorb = 10, absorb_empty = 1;
   double horizon = 3, points_horizon = 30, road_q = 0.95, city_q = 0.82, monastery_q = 0.75;
+  // The expansions' terms (each changes nothing in a base game without the large meeple).
+  // An unfinished inn road and cathedral city are expected at less than the rules' 2 and 3:
+  // paired runs on base+inns with the large meeple (docs/policies.md) found the rules'
+  // rates overvalue them (a cathedral city rarely finishes and holds its meeples).
+  double inn = 1.5, cathedral = 1, large_merge = 1, large_monastery = 0;
 
   static std::vector<ParamInfo> params();  // registry entries, defaults as above
   static HeuristicWeights from(const Params& p);
@@ -66,13 +88,14 @@ struct HeuristicTerms {
   double compact = 0;  // compact per tile around the placed one
   double sink = 0;     // sink * change in open edges of features with meeples
   double absorb = 0;   // absorb (weighted) * share of unseen tiles placeable with no free segment
+  double large = 0;    // the large meeple's weight where it decides a majority (0: a meeple)
   bool ended = false;  // the move ends the game: supply, empty, one and urgent do not count
   // The grouping is part of the definition: it fixes the rounding, so that equal moves
   // tie exactly.
   double total() const {
     double v = scores;
     if (!ended) v += ((supply + empty) + one) + urgent;
-    return (v + compact) + (sink + absorb);
+    return (v + compact) + (sink + absorb) + large;  // + 0 leaves a value as it was
   }
 };
 
@@ -99,20 +122,23 @@ struct PositionExpectations {
   double absorb_share = 0;
 };
 
-inline constexpr int kMaxMoves = kMaxPlacements * kMaxSegs;
+// A placement's options: no meeple or one per free segment, and the large meeple on each.
+inline constexpr int kMaxMoves = kMaxPlacements * kMaxSegs * 2;
 
 class HeuristicEvaluator {
  public:
   explicit HeuristicEvaluator(const HeuristicWeights& w);
   ~HeuristicEvaluator();
-  // Every (placement, meeple segment) option of the tile in hand with its value; writes
-  // at most kMaxMoves entries to `out` and returns the count. Draws nothing from `rng`
+  // Every (placement, meeple segment) option of the tile in hand with its value, and the
+  // large meeple's options where it is offered (`large` above); writes at most kMaxMoves
+  // entries to `out` and returns the count. Draws nothing from `rng`
   // (kept in the signature for evaluators that might).
   int evaluate(const State& s, int type, std::span<const Placement> legal, ScoredMove* out,
                Rng& rng);
   // The terms of one move of the tile in hand (`m.at` one of its legal placements). When
   // the placement takes no meeple (no free segment, or an empty supply), `m.seg` is
-  // ignored; otherwise it must be one of the free segments.
+  // ignored; otherwise it must be one of the free segments. `m.large` where the large
+  // meeple is not offered gives the meeple's terms (its weight changes nothing there).
   HeuristicTerms terms(const State& s, int type, const Move& m);
   // The per-colour expectations of the position `s` itself (no tile in hand). Allocates
   // nothing; leaves every value evaluate() and terms() give as it was.

@@ -33,9 +33,10 @@ inline void Evaluator<M>::absorbing(const Oriented& o) {
   pv.absorb_count = cell.nofree_base_count + unseen.count(pv.absorb_mask & ~cell.nofree_base);
 }
 
-// The terms of the option with the meeple on segment `seg` (kNoMeeple: none).
+// The terms of the option with the meeple on segment `seg` (kNoMeeple: none), and with
+// `large` the large meeple's option there (eval.hpp).
 template <MaskWidth M>
-inline HeuristicTerms Evaluator<M>::terms(int seg) {
+inline HeuristicTerms Evaluator<M>::terms(int seg, HeuristicTerms* large) {
   std::array<double, kMaxColors> p = pv.expect;
   double r = pv.returns;
   const JoinedFeature* meeple_on = nullptr;
@@ -45,18 +46,21 @@ inline HeuristicTerms Evaluator<M>::terms(int seg) {
     const JoinedFeature& f = e.feats[fi];
     meeple_on = &f;
     if (!f.complete()) {
-      const Contrib c = fresh_contrib(f.kind, feat_odds[fi], f.tiles, f.pennants);
+      const Contrib c = fresh_contrib(f.kind, feat_odds[fi], f.tiles, f.pennants, f.marks);
       p[mover] += 1.0 * c.gain;  // add(p, r, c, 1): the mover is its only majority colour
       r += 1.0 * c.ret;
     }
     absorbing_unseen += unseen.count(pv.absorb_extra[fi] & ~pv.absorb_mask);
   }
   HeuristicTerms v;
+  Scores after;  // the scores after a move that completes something
+  const int* score = scores_now.data();
   if (e.completes) [[unlikely]] {
-    outcome_terms(seg, p, r, v);
+    outcome_terms(seg, p, r, v, after);
+    score = after.data();
   } else {
     const Supplies& q = quiet[seg != Move::kNoMeeple];
-    v.scores = expected_scores_term(w, k, scores_now.data(), p.data(), pv.ends);
+    v.scores = expected_scores_term(w, k, score, p.data(), pv.ends);
     v.supply = supply_term(meeple_w, q.total, r);
     v.empty = empty_term(empty_w, q.empties);
     v.one = one_term(one_w, q.ones);
@@ -67,14 +71,59 @@ inline HeuristicTerms Evaluator<M>::terms(int seg) {
   v.sink = sink_term(pv.sink, w.sink, meeple_on);
   if (w.absorb != 0 && tiles_left > 0)
     v.absorb = absorb_term(absorb_w, absorbing_unseen, tiles_left);
+  if (large) [[unlikely]] {
+    // The same move but for the figure's weight: only the `large` term differs (both are one
+    // figure, and the feature holds no other figure yet).
+    *large = v;
+    large_found = large_weight(seg, p, score, v.scores, large->large);
+  }
   return v;
+}
+
+template <MaskWidth M>
+bool Evaluator<M>::large_weight(int seg, const std::array<double, kMaxColors>& p, const int* score,
+                                double scores, double& out) {
+  const JoinedFeature& f = e.feats[std::size_t(e.feat_of_seg[std::size_t(seg)])];
+  if (f.complete() || tiles_left == 0) return false;  // scored at once, or never joined
+  if (f.kind == SegKind::monastery) {  // no other figure can ever join it
+    out = w.large_monastery;
+    return out > 0 && !large_only;
+  }
+  std::array<std::uint16_t, 12> facing;
+  const int n = facing_features(*s, placing_type, *placing, e, seg, facing);
+  if (n == 0) return false;
+  std::array<double, kMaxColors> with = p;
+  for (int i = 0; i < n; ++i) {
+    const int root = facing[std::size_t(i)];
+    const Feature& g = s->feature(root);
+    std::array<std::uint8_t, kMaxColors> small = g.meeples, big = g.meeples;
+    small[mover] = std::uint8_t(small[mover] + 1);
+    big[mover] = std::uint8_t(big[mover] + 2);
+    const std::uint8_t by_small = majority_of(small, k), by_big = majority_of(big, k);
+    if (by_small == by_big) continue;
+    const double points =
+        w.large_merge * points_of(f.kind, f.tiles + g.tiles, f.pennants + g.pennants,
+                                  std::uint8_t(f.marks | (ext ? s->feature_marks(root) : 0)));
+    // Each majority colour gains the points times the award weight of the nearest of them to
+    // the lowest score (contrib()).
+    const auto award_of = [&](std::uint8_t m) {
+      double a = 0;
+      for (unsigned b = m; b; b &= b - 1) a = std::max(a, award[std::size_t(std::countr_zero(b))]);
+      return a * (1 + w.share * (std::popcount(unsigned(m)) - 1));
+    };
+    const double a_small = award_of(by_small), a_big = award_of(by_big);
+    for (unsigned b = by_small; b; b &= b - 1) with[std::size_t(std::countr_zero(b))] -= points * a_small;
+    for (unsigned b = by_big; b; b &= b - 1) with[std::size_t(std::countr_zero(b))] += points * a_big;
+  }
+  out = large_term(w, k, score, with.data(), scores);
+  return out > 0 || large_only;  // the lone large meeple goes wherever: its term counts
 }
 
 // The terms that read the scores and supplies, for a move that completes something.
 template <MaskWidth M>
 void Evaluator<M>::outcome_terms(int seg, const std::array<double, kMaxColors>& p, double r,
-                                 HeuristicTerms& v) {
-  Scores score, supply;
+                                 HeuristicTerms& v, Scores& score) {
+  Scores supply;
   move_outcome(*s, e, cell.nb, seg, best, score, supply);
   int in_supply = 0, empties = 0, ones = 0;
   for (int c = 0; c < k; ++c) {
@@ -113,6 +162,35 @@ void Evaluator<M>::placement(int type, const Placement& pl, Emit&& emit) {
   pv.compact = compact_term(w, 8 - cell.nb.empty);
   absorbing(o);
   std::uint8_t options = has_meeple ? e.free_mask : 0;
+  if (large_only && options) [[unlikely]] {
+    // The figure is the large meeple whatever the move says: each segment valued with its
+    // weight (the meeple's terms and the `large` term where it can decide a majority).
+    placing = &pl;
+    placing_type = type;
+    HeuristicTerms large;
+    do {
+      Move m{pl, std::uint8_t(std::countr_zero(options)), true};
+      options &= std::uint8_t(options - 1);
+      const HeuristicTerms meeple = terms(m.seg, &large);
+      emit(m, large_found ? large : meeple);
+    } while (options);
+    return;
+  }
+  if (two_figures && options) [[unlikely]] {
+    placing = &pl;
+    placing_type = type;
+    HeuristicTerms large;
+    do {
+      Move m{pl, std::uint8_t(std::countr_zero(options))};
+      options &= std::uint8_t(options - 1);
+      emit(m, terms(m.seg, &large));
+      if (large_found) {
+        m.large = true;
+        emit(m, large);
+      }
+    } while (options);
+    return;
+  }
   do {
     Move m{pl, Move::kNoMeeple};
     if (options) {
@@ -197,7 +275,8 @@ HeuristicTerms HeuristicEvaluator::terms(const State& s, int type, const Move& m
     e.placement(type, m.at, [&](const Move& option, const HeuristicTerms& t) {
       if (!any) first = t;
       any = true;
-      if (option.seg == m.seg) {
+      // The meeple's option, or the large meeple's where it is offered (it comes second).
+      if (option.seg == m.seg && (!matched || option.large == m.large)) {
         found = t;
         matched = true;
       }
@@ -221,7 +300,8 @@ PositionExpectations HeuristicEvaluator::expectations(const State& s) {
       const Feature& f = s.feature(a.root);
       const double chance =
           e.tiles_left > 0 ? e.meeple_odds(a.odds, e.qpow[int(f.kind)].data()) : 0;
-      for (int c = 0; c < e.k; ++c) out.returns[c] += chance * f.meeples[c];
+      const unsigned large = e.large_game ? s.feature_large(a.root) : 0u;
+      for (int c = 0; c < e.k; ++c) out.returns[c] += chance * (f.meeples[c] - int(large >> c & 1));  // figures
     }
     if (e.tiles_left > 0) out.absorb_share = double(e.nofree_all_count) / e.tiles_left;
     e.end_turn();

@@ -73,6 +73,15 @@ inline double sink_term(double placement_part, double sink_w, const JoinedFeatur
   return placement_part;
 }
 
+// The large meeple's weight on a feature that an occupied feature faces (heuristic.hpp):
+// the expected-scores term with `with_large` (the expected points per colour when each
+// facing feature's joined points go to the majority the large meeple gives) less the
+// term as the meeple leaves it (`scores`).
+inline double large_term(const HeuristicWeights& w, int colors, const int* score,
+                         const double* with_large, double scores) {
+  return expected_scores_term(w, colors, score, with_large, false) - scores;
+}
+
 // absorb_w * the share of the unseen tiles the next colour could place with no free
 // segment.
 inline double absorb_term(double absorb_w, int absorbing_unseen, int unseen_total) {

@@ -20,6 +20,10 @@ void Evaluator<M>::begin_turn(const State& st) {
   next = mover + 1 == k ? 0 : mover + 1;
   has_meeple = st.figures(mover) > 0;
   assert(st.beyond_base() == (std::same_as<M, TypeMask>));  // HeuristicEvaluator::Impl::with
+  ext = st.beyond_base();
+  large_game = st.large_meeple();
+  two_figures = st.supply(mover) > 0 && st.large_supply(mover) > 0;
+  large_only = st.supply(mover) == 0 && st.large_supply(mover) > 0;
   unseen.load(st);
   tiles_left = unseen.count(~M(0));  // st.unseen_total(), off the tables just loaded
   meeple_w = tiles_left > 0 ? w.meeple : 0;
@@ -113,7 +117,8 @@ void Evaluator<M>::begin_turn(const State& st) {
     } else {
       a.odds = odds_of(r);
     }
-    a.now = contrib(f.kind, a.odds, f.tiles, f.pennants, f.meeples, f.meeple_total);
+    const std::uint8_t marks = ext ? st.feature_marks(r) : 0, large = large_game ? st.feature_large(r) : 0;
+    a.now = contrib(f.kind, a.odds, f.tiles, f.pennants, marks, large, f.meeples, f.meeple_total);
     add(pend, ret, a.now, 1);
   }
   // What load_cell's cells keep when no cell around them absorbs a type.

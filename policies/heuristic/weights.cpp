@@ -25,6 +25,14 @@ std::vector<ParamInfo> HeuristicWeights::params() {
       {"road_q", d.road_q, "discount per open end of a road"},
       {"city_q", d.city_q, "discount per open edge of a city"},
       {"monastery_q", d.monastery_q, "discount per empty cell around a monastery"},
+      // The expansions' weights: left out of a spec while they have their defaults (added_later).
+      {"inn", d.inn, "expected points per tile of an unfinished inn road (completed: the rules' 2)", false, true},
+      {"cathedral", d.cathedral,
+       "expected points per tile and pennant of an unfinished cathedral city (completed: the rules' 3)", false, true},
+      {"large_merge", d.large_merge,
+       "share of a facing feature's joined points whose majority the large meeple's weight decides", false, true},
+      {"large_monastery", d.large_monastery,
+       "value of the large meeple on a monastery, where its weight can never decide a majority", false, true},
   };
 }
 
@@ -47,6 +55,10 @@ HeuristicWeights HeuristicWeights::from(const Params& p) {
   w.road_q = std::clamp(p.get("road_q"), 0.0, 1.0);
   w.city_q = std::clamp(p.get("city_q"), 0.0, 1.0);
   w.monastery_q = std::clamp(p.get("monastery_q"), 0.0, 1.0);
+  w.inn = p.get("inn");
+  w.cathedral = p.get("cathedral");
+  w.large_merge = p.get("large_merge");
+  w.large_monastery = p.get("large_monastery");
   return w;
 }
 
