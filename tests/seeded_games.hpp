@@ -19,7 +19,7 @@ namespace carc::test {
 template <class At>
 void for_each_decision(Config cfg, std::uint64_t seed, std::uint64_t game, PlacementPolicy& driver,
                        ScoringPolicy& scoring, At&& at) {
-  sim::Stacks st = sim::deal(cfg.colors, seed, game, cfg.tiles);
+  sim::Stacks st = sim::deal(cfg.colors, seed, game, cfg.tiles());
   State s = State::initial(cfg);
   Rng rng(game);
   while (!s.ended()) {

@@ -57,13 +57,7 @@ Candidate candidate(const State& s, std::string_view line) {
 }
 
 // A game of a built-in tile set (3 colours x 4 meeples), with or without the large meeple.
-Config config_of(const char* set, bool large) {
-  Config c{3, 4};
-  c.tiles = sim::load_tileset(set).counts();
-  c.large_meeple = large;
-  c.tileset = set;
-  return c;
-}
+Config config_of(const char* set, bool large) { return Config{3, 4, sim::load_ruleset(set, large)}; }
 
 HeuristicTerms terms_of(const State& s, std::string_view line,
                         const HeuristicWeights& w = kDefaults) {

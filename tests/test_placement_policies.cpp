@@ -341,10 +341,7 @@ TEST_CASE("move_outcome: the engine's scores and supplies on base+inns with the 
   auto driver = make_placement_policy("heuristic");
   auto scoring = make_scoring_policy("best");
   BestOrder solver;
-  Config cfg{3, 4};
-  cfg.tiles = sim::load_tileset("base+inns").counts();
-  cfg.large_meeple = true;
-  cfg.tileset = "base+inns";
+  const Config cfg{3, 4, sim::load_ruleset("base+inns", true)};
   int options = 0, large = 0, marked = 0;
   for (std::uint64_t game = 0; game < 8; ++game)
     test::for_each_decision(cfg, 31, game, *driver, *scoring,
