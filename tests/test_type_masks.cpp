@@ -26,8 +26,7 @@ int unseen_of(const State& s, M mask) {
 // Plays 30 greedy games of the set (no river: every tile from the colours' stacks) and
 // checks the masks of width M at every position against loops; returns the positions.
 template <class M>
-int check_masks(const TileCounts& tiles, std::string_view name, std::string_view hash,
-                int& discarding) {
+int check_masks(const Rules& rules, int& discarding) {
   auto driver = make_placement_policy("greedy");
   auto scoring = make_lookahead_scoring();
   int positions = 0;
@@ -36,8 +35,8 @@ int check_masks(const TileCounts& tiles, std::string_view name, std::string_view
   UnseenCounts<M> counts;
   for (std::uint64_t game = 0; game < 30; ++game) {
     const int colors = 2 + int(game % 3);
-    sim::Stacks st = sim::deal(colors, 41, game, tiles);
-    State s = State::initial({colors, 4, tiles, false, name, hash});
+    sim::Stacks st = sim::deal(colors, 41, game, rules->tiles());
+    State s = State::initial(Config{colors, 4, rules});
     Rng rng(game);
     while (!s.ended()) {
       counts.load(s);
@@ -80,10 +79,9 @@ int check_masks(const TileCounts& tiles, std::string_view name, std::string_view
 TEST_CASE("type masks: discards, fits and unseen counts by ands, against loops") {
   int discarding = 0;
   // The base width on base games, the wide one on base games and on Inns & Cathedrals'.
-  CHECK(check_masks<BaseMask>(kBaseCounts, "base", "", discarding) > 500);
-  CHECK(check_masks<TypeMask>(kBaseCounts, "base", "", discarding) > 500);
-  const sim::LoadedTileSet inns = sim::load_tileset("base+inns");
-  CHECK(check_masks<TypeMask>(inns.counts(), inns.name, inns.hash, discarding) > 500);
+  CHECK(check_masks<BaseMask>(Ruleset::base(), discarding) > 500);
+  CHECK(check_masks<TypeMask>(Ruleset::base(), discarding) > 500);
+  CHECK(check_masks<TypeMask>(sim::load_ruleset("base+inns", false), discarding) > 500);
   CHECK(discarding > 0);  // some positions where a type would be discarded
 }
 
