@@ -606,7 +606,9 @@ TEST_CASE("run --deal and replay --deal of every set: a logged game's stacks and
   carc::test::TempDir d;
   const std::vector<std::pair<std::string, std::string>> options = {
       {"base+inns+river", "3"}, {"base+inns+river", "4"}, {"base+inns", "3"}, {"base+inns", "4"}};
-  for (const auto& [tileset, colors] : options) {
+  for (const auto& option : options) {
+    const std::string& tileset = option.first;  // named, not bound: clang 14's lambdas cannot capture bindings
+    const std::string& colors = option.second;
     INFO(tileset << ", " << colors << " colours");
     const bool river = tileset.find("river") != std::string::npos;
     const auto call = [&](std::vector<std::string> head, const std::string& seed) {
