@@ -18,6 +18,7 @@
 #include "policies/policy.hpp"
 #include "sim/driver/game.hpp"
 #include "sim/driver/tilesets.hpp"
+#include "tests/checked_policy.hpp"
 
 namespace {
 
@@ -32,31 +33,7 @@ std::vector<std::string> specs_of(const std::string& name) {
   return {name};
 }
 
-// Checks each move against the rules as an Observation shows them.
-class Checked final : public PlacementPolicy {
- public:
-  explicit Checked(std::unique_ptr<PlacementPolicy> p) : inner_(std::move(p)) {}
-  Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
-    const Move m = inner_->choose(obs, legal, rng);
-    ++moves;
-    const bool listed = std::any_of(legal.begin(), legal.end(), [&](const Placement& p) {
-      return p.cell == m.at.cell && p.rot == m.at.rot;
-    });
-    illegal += !listed;
-    const State& s = obs.state();
-    const int c = s.to_move();
-    if (listed && m.seg != Move::kNoMeeple) {
-      bad_meeple += m.seg >= kMaxSegs || !(s.free_segments(obs.tile(), m.at) >> m.seg & 1);
-      bad_large += m.large && s.large_supply(c) == 0;
-      large += m.large && s.supply(c) > 0;  // chosen, not forced
-    }
-    return m;
-  }
-  int moves = 0, illegal = 0, bad_meeple = 0, bad_large = 0, large = 0;
-
- private:
-  std::unique_ptr<PlacementPolicy> inner_;
-};
+using test::Checked;
 
 }  // namespace
 

@@ -20,6 +20,7 @@
 #include "sim/driver/deal.hpp"
 #include "sim/driver/game.hpp"
 #include "sim/driver/tilesets.hpp"
+#include "tests/checked_policy.hpp"
 #include "tests/scenario.hpp"
 #include "tests/seeded_games.hpp"
 
@@ -50,41 +51,7 @@ std::vector<std::string> test_specs() {
   return v;
 }
 
-// The free segments of a placement as State::place sees them (after the tile has joined
-// its neighbours' features), read on a copy whose mover has no meeple to place.
-std::uint8_t true_free(const State& s, int type, const Placement& p) {
-  State c = s;
-  StateTestAccess::set_supply(c, c.to_move(), 0);
-  std::uint16_t done[kMaxCompleted];
-  std::uint8_t free = 0;
-  c.place(type, p, Move::kNoMeeple, done, &free);
-  return free;
-}
-
-// Wraps a policy and checks every move it returns against the rules.
-class Checked final : public PlacementPolicy {
- public:
-  explicit Checked(std::unique_ptr<PlacementPolicy> p) : inner_(std::move(p)) {}
-  Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
-    const Move m = inner_->choose(obs, legal, rng);
-    ++moves;
-    const bool listed = std::any_of(legal.begin(), legal.end(), [&](const Placement& p) {
-      return p.cell == m.at.cell && p.x == m.at.x && p.y == m.at.y && p.rot == m.at.rot;
-    });
-    illegal += !listed;
-    const State& s = obs.state();
-    if (listed) {
-      const std::uint8_t free = true_free(s, obs.tile(), m.at);
-      if (free && s.supply(s.to_move()) > 0)
-        bad_meeple += m.seg >= kMaxSegs || !(free >> m.seg & 1);
-    }
-    return m;
-  }
-  int moves = 0, illegal = 0, bad_meeple = 0;
-
- private:
-  std::unique_ptr<PlacementPolicy> inner_;
-};
+using test::Checked;
 
 bool same(const sim::GameOutcome& a, const sim::GameOutcome& b) {
   return a.scores == b.scores && a.result == b.result && a.end == b.end &&
@@ -162,7 +129,7 @@ Outcome best_outcome(const State& s, int type) {
   const int n = s.legal_placements(type, legal);
   Outcome best{-1, -1};
   for (int i = 0; i < n; ++i) {
-    const std::uint8_t free = s.supply(s.to_move()) > 0 ? true_free(s, type, legal[i]) : 0;
+    const std::uint8_t free = s.supply(s.to_move()) > 0 ? test::true_free(s, type, legal[i]) : 0;
     for (int seg = 0; seg < kMaxSegs; ++seg)
       if (free >> seg & 1) best = std::max(best, play_on_copy(s, type, Move{legal[i], std::uint8_t(seg)}));
     if (!free) best = std::max(best, play_on_copy(s, type, Move{legal[i], Move::kNoMeeple}));
