@@ -6,7 +6,15 @@ namespace carc {
 
 int ranked_candidates(HeuristicEvaluator& eval, const State& s, int type,
                       std::span<const Placement> legal, ScoredMove* out, Rng& rng) {
-  int n = eval.evaluate(s, type, legal, out, rng);
+  return rank_moves(type, out, eval.evaluate(s, type, legal, out, rng), rng);
+}
+
+int ranked_candidates(AimedEvaluator& eval, const State& s, int type,
+                      std::span<const Placement> legal, ScoredMove* out, Rng& rng) {
+  return rank_moves(type, out, eval.evaluate(s, type, legal, out, rng), rng);
+}
+
+int rank_moves(int type, ScoredMove* out, int n, Rng& rng) {
   for (int i = n; i > 1; --i) std::swap(out[i - 1], out[uniform_below(rng, std::uint32_t(i))]);
   // Insertion sort: stable, and unlike std::stable_sort it needs no temporary buffer.
   for (int i = 1; i < n; ++i) {

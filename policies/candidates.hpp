@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 
+#include "policies/aim.hpp"
 #include "policies/heuristic/heuristic.hpp"
 
 namespace carc {
@@ -51,5 +52,10 @@ constexpr std::uint32_t move_key(int type, const Move& m) {
 // and drops duplicates. Writes at most kMaxMoves entries to `out`; returns the count.
 int ranked_candidates(HeuristicEvaluator& eval, const State& s, int type,
                       std::span<const Placement> legal, ScoredMove* out, Rng& rng);
+// The same by the aimed evaluation (policies/aim.hpp).
+int ranked_candidates(AimedEvaluator& eval, const State& s, int type,
+                      std::span<const Placement> legal, ScoredMove* out, Rng& rng);
+// The moves out[0, n) of `type` put best first and their duplicates dropped, as above.
+int rank_moves(int type, ScoredMove* out, int n, Rng& rng);
 
 }  // namespace carc

@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "core/goals.hpp"
 #include "core/ruleset.hpp"
 
 namespace carc {
@@ -32,6 +33,10 @@ struct PolicyContext {
   // The rules of the games played (the tiles dealt, the large meeple; core/ruleset.hpp). A
   // policy whose knowledge is of the base set (the learned value's features) refuses another.
   Rules rules = Ruleset::base();
+
+  // What the look-ahead players play for (core/goals.hpp, docs/aim.md): the result by
+  // default. A policy that cannot aim refuses any other (make_placement_policy).
+  Aim aim;
 };
 
 }  // namespace carc

@@ -9,6 +9,10 @@
 // With `head` > 0 the first `head` turns of every rollout are played by the heuristic
 // (the turns right after the candidate move weigh most), the rest by the rollout policy.
 //
+// Under an aim (docs/aim.md) the candidates are the aimed evaluation's best and a rollout's
+// value is the aim's outcome of the game it finishes (the goal reached or not, the goals
+// reached), with kAimTieBreak times its result; the rollout policies play as ever.
+//
 // Rollout r uses the same re-deal for every candidate (common random numbers), so the
 // comparison between candidates is not drowned by the luck of the deal. Nothing is
 // allocated per decision or per rollout: the State copy, the deal and the move buffers
@@ -17,6 +21,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "policies/aim.hpp"
 #include "policies/heuristic/heuristic.hpp"
 #include "policies/lookahead.hpp"
 
@@ -29,9 +34,10 @@ const char* const kRolloutSpecs[] = {"random", "greedy:snug=1", "heuristic", "gr
 class MonteCarlo final : public PlacementPolicy {
  public:
   MonteCarlo(int rollouts, int candidates, int rollout_policy, double z, int head, const PolicyContext& context)
-      : rollouts_(rollouts), candidates_(candidates), head_(head), z_(z), eval_(HeuristicWeights{}),
-        rollout_(make_placement_policy(kRolloutSpecs[rollout_policy], context)),
-        head_policy_(make_placement_policy("heuristic", context)),
+      : rollouts_(rollouts), candidates_(candidates), head_(head), z_(z), aim_(context.aim),
+        eval_(HeuristicWeights{}, context.aim),
+        rollout_(make_placement_policy(kRolloutSpecs[rollout_policy], for_the_score(context))),
+        head_policy_(make_placement_policy("heuristic", for_the_score(context))),
         scoring_(make_lookahead_scoring()), moves_(kMaxMoves), sum_(kMaxMoves), sq_(kMaxMoves) {}
 
   Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
@@ -56,14 +62,16 @@ class MonteCarlo final : public PlacementPolicy {
     RolloutEnv head_env{{}, &deal_, head_policy_.get(), scoring_.get(), &rng};
     for (int r = 0; r < rollouts_; ++r) {
       deal_.deal(s, rng);
-      int first = 0;
+      double first = 0;
       for (int i = 0; i < n; ++i) {
         play_to_afterstate(sim_, s, type, moves_[i].move, *scoring_, rng);
         deal_.rewind();
         for (int t = 0; t < head_ && !sim_.ended(); ++t) play_turn(sim_, head_env);
         play_to_end(sim_, env);
-        if (i == 0) first = sim_.result();
-        const double d = sim_.result() - first;
+        const double v = aim_.is_score() ? double(sim_.result())
+                                         : aim_.outcome(sim_.goals(), sim_.result()) + kAimTieBreak * sim_.result();
+        if (i == 0) first = v;
+        const double d = v - first;
         sum_[i] += d;
         sq_[i] += d * d;
       }
@@ -84,9 +92,15 @@ class MonteCarlo final : public PlacementPolicy {
   }
 
  private:
+  // The rollouts' own players play for the result.
+  static PolicyContext for_the_score(PolicyContext c) {
+    c.aim = Aim::score();
+    return c;
+  }
   int rollouts_, candidates_, head_;
   double z_;
-  HeuristicEvaluator eval_;
+  Aim aim_;
+  AimedEvaluator eval_;
   std::unique_ptr<PlacementPolicy> rollout_;
   std::unique_ptr<PlacementPolicy> head_policy_;  // plays the first `head_` rollout turns
   std::unique_ptr<ScoringPolicy> scoring_;
@@ -109,15 +123,17 @@ int whole(const Params& p, const char* key, int lo, int hi) {
 
 // Called by the registry (policies/registry.cpp) before its first use.
 void register_mc() {
-  register_placement(
-      {"mc",
+  PolicyInfo info{
+      "mc",
        "determinised Monte Carlo: each candidate move played out `rollouts` times with the "
-       "unseen tiles re-dealt; best mean result",
+       "unseen tiles re-dealt; best mean result (or aim: --aim)",
        {{"rollouts", 8, "continuations per candidate move (0: no rollouts, play the heuristic's best move)", true},
         {"candidates", 3, "moves tried, best first by the heuristic (0: all)", true},
         {"rollout", 1, "rollout policy: 0 random, 1 greedy:snug=1, 2 heuristic, 3 greedy", true},
         {"z", 1, "standard errors by which a move must beat the heuristic's choice"},
-        {"head", 2, "first turns of every rollout played by the heuristic (then the rollout policy)", true}}},
+        {"head", 2, "first turns of every rollout played by the heuristic (then the rollout policy)", true}}};
+  info.aims = true;
+  register_placement(std::move(info),
       [](const Params& p, const PolicyContext& context) {
         return std::make_unique<MonteCarlo>(whole(p, "rollouts", 0, 1000000),
                                             whole(p, "candidates", 0, kMaxMoves),

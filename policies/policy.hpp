@@ -91,6 +91,9 @@ struct PolicyInfo {
   // Unlisted: made by name, but not named in lists and messages (the Python module's
   // "python", a callable that only a Python caller can give).
   bool listed = true;
+  // Plays for an aim other than the result (PolicyContext::aim, docs/aim.md): the
+  // look-ahead players. make_placement_policy refuses the others under such an aim.
+  bool aims = false;
 };
 
 // A placement policy is made from its spec's parameters and the context (the learned
@@ -104,6 +107,7 @@ bool register_scoring(PolicyInfo info, ScoringFactory make);
 // Throw std::invalid_argument with one line naming what exists, for an unknown name, an
 // unknown parameter or a malformed value.
 // `context`: what the policy is made from besides numbers (default: the built-in net).
+// Under an aim other than `score`, a policy that cannot aim is refused (invalid_argument).
 std::unique_ptr<PlacementPolicy> make_placement_policy(std::string_view spec,
                                                        const PolicyContext& context = PolicyContext{});
 std::unique_ptr<ScoringPolicy> make_scoring_policy(std::string_view spec);

@@ -217,6 +217,9 @@ bool register_scoring(PolicyInfo info, ScoringFactory make) {
 
 std::unique_ptr<PlacementPolicy> make_placement_policy(std::string_view spec, const PolicyContext& context) {
   auto [entry, params] = resolve<PlacementFactory>(spec, "placement");
+  if (!context.aim.is_score() && !entry->info.aims)
+    throw std::invalid_argument("placement policy '" + entry->info.name + "' plays for the result and cannot aim at " +
+                                context.aim.id() + " (the look-ahead players mc and search can)");
   return entry->make(params, context);
 }
 std::unique_ptr<ScoringPolicy> make_scoring_policy(std::string_view spec) {

@@ -54,7 +54,7 @@ struct SearchParams {
 class Search final : public PlacementPolicy {
  public:
   Search(const SearchParams& p, const HeuristicWeights& w, const PolicyContext& context)
-      : p_(p), eval_(w), leaf_(w), scoring_(make_lookahead_scoring()), moves_(kMaxMoves),
+      : p_(p), aim_(context.aim), eval_(w, context.aim), leaf_(w, context.aim), scoring_(make_lookahead_scoring()), moves_(kMaxMoves),
         inner_(kMaxMoves), legal_(kMaxPlacements), value_(kMaxMoves), order_(kMaxMoves) {
     if (p_.leaf || p_.vfilter) {
       net_ = context.net;
@@ -124,6 +124,7 @@ class Search final : public PlacementPolicy {
     if (p_.halving)
       while ((1 << rounds) < b) ++rounds;
     for (int k = 0; k < b; ++k) value_[order_[k]] = 0;
+    base_ = moves_[order_[0]].value;
     const int budget = p_.rollouts * b;
     int alive = b, spent = 0, deal = 0;
     for (int round = 0; round < rounds && alive > 1; ++round) {
@@ -153,21 +154,31 @@ class Search final : public PlacementPolicy {
 
   // `m` played, then the heuristic's moves for `turns` turns on the deal, each turn by
   // core's turn template (the draws, discards and the river's order as in a game); the
-  // value of the last move (leaf=1: the net's value of the afterstate reached).
+  // value of the last move (leaf=1: the net's value of the afterstate reached). Under an
+  // aim (docs/aim.md) the moves are the aimed evaluation's and the value is the aim's:
+  // its chances at the position reached (exact when the game ended), with the last move's
+  // heuristic value, less the decision's constant base_, breaking ties.
   double rollout(const State& s, int type, const ScoredMove& m, Rng& rng) {
     State& st = after_;
     play_to_afterstate(st, s, type, m.move, *scoring_, rng);
     deal_.rewind();
-    LeafEnv env{{{}, &deal_, nullptr, scoring_.get(), &rng}, &leaf_, inner_.data(), m.value, s.to_move()};
+    LeafEnv env{{{}, &deal_, nullptr, scoring_.get(), &rng}, &leaf_, inner_.data(), m.value, m.value, s.to_move()};
     for (int t = 0; t < p_.turns && !st.ended(); ++t) play_turn(st, env);
-    return p_.leaf ? double(valuer_->afterstate(st, env.mover)) : env.value;
+    if (p_.leaf) return double(valuer_->afterstate(st, env.mover));
+    if (aim_.is_score()) return env.value;
+    if (st.ended()) {
+      play_final_scoring(st, env);
+      return aim_.outcome(st.goals(), st.result()) + kAimTieBreak * (env.heuristic - base_);
+    }
+    return aim_value(st, aim_, env.heuristic) + kAimTieBreak * (env.heuristic - base_);
   }
 
   // The rollouts' turns: the heuristic's best move, its value and whose it was kept.
   struct LeafEnv : RolloutEnv {
-    HeuristicEvaluator* leaf;
+    AimedEvaluator* leaf;
     ScoredMove* moves;  // kMaxMoves
-    double value;       // the heuristic's value of the last move chosen
+    double value;       // the (aimed) evaluation's value of the last move chosen
+    double heuristic;   // ...and the heuristic's, without the aim's term
     int mover;          // whose decision the current afterstate follows
     Move choose(const State& st, int tile, const Placement* legal, int n) {
       const int ne = leaf->evaluate(st, tile, {legal, std::size_t(n)}, moves, *rng);
@@ -175,6 +186,7 @@ class Search final : public PlacementPolicy {
       for (int j = 1; j < ne; ++j)
         if (moves[j].value > moves[best].value) best = j;
       value = moves[best].value;
+      heuristic = value - leaf->aim_term(best);
       mover = st.to_move();
       return moves[best].move;
     }
@@ -197,14 +209,16 @@ class Search final : public PlacementPolicy {
   };
 
   SearchParams p_;
+  Aim aim_;
+  double base_ = 0;  // under an aim: the first move's value at the decision (rollout())
   Record* record_ = nullptr;
   int deals_ = 0;  // deals played by the last halving()
   double last_value_ = std::numeric_limits<double>::quiet_NaN();  // last_value()
   std::vector<MoveValue> cand_ = std::vector<MoveValue>(kMaxMoves);  // last_candidates(), sized once
   std::vector<int> seen_ = std::vector<int>(kMaxMoves);
   int n_cand_ = 0;
-  HeuristicEvaluator eval_;  // the root's candidates
-  HeuristicEvaluator leaf_;  // every later decision
+  AimedEvaluator eval_;  // the root's candidates
+  AimedEvaluator leaf_;  // every later decision
   std::unique_ptr<ScoringPolicy> scoring_;
   State after_, child_;
   Redeal deal_;
@@ -400,13 +414,18 @@ void register_search() {
   params.push_back({"leaf", 0, "1: a rollout's value is the learned value of the afterstate it ends on", true, true});
   params.push_back({"vfilter", 0, "1: the filter values each draw by the learned value of the best of `vreplies` replies", true, true});
   params.push_back({"vreplies", 1, "with vfilter=1: replies valued per draw, best first by the heuristic (0: all)", true, true});
+  PolicyInfo info{"search",
+                  "plans ahead with the draws as chance: moves filtered by the expectation over the "
+                  "next draw, then truncated heuristic rollouts on re-dealt unseen tiles (leaf=1, "
+                  "vfilter=1: valued by the learned value); takes --aim",
+                  params};
+  info.aims = true;
   register_placement(
-      {"search",
-       "plans ahead with the draws as chance: moves filtered by the expectation over the "
-       "next draw, then truncated heuristic rollouts on re-dealt unseen tiles (leaf=1, "
-       "vfilter=1: valued by the learned value)",
-       params},
+      std::move(info),
       [](const Params& p, const PolicyContext& context) {
+        if (!context.aim.is_score() && (p.get("leaf") == 1 || p.get("vfilter") == 1))
+          throw std::invalid_argument("placement policy 'search': leaf=1 and vfilter=1 value the result by the learned value and cannot aim at " +
+                                      context.aim.id());
         if (p.get("vfilter") == 1 && p.get("filter") == 0)
           throw std::invalid_argument("placement policy 'search': vfilter=1 needs filter=1 (it values the filter's draws)");
         return std::make_unique<Search>(

@@ -247,11 +247,31 @@ std::string replay_command(const RunConfig& rc, const std::string& game, const s
          " --placement " + shell_word(short_placement_spec(rc.placement_policy)) +
          " --scoring " + shell_word(short_scoring_spec(rc.scoring_policy)) +
          (rc.value_net_source == "file" ? " --value-net " + shell_word(rc.value_net_path) : std::string()) +
+         (rc.context.aim.is_score() ? std::string() : " --aim " + rc.context.aim.id()) +
          " --game " + game;
 }
 
 std::string policies_text(const RunConfig& rc) {
-  return short_placement_spec(rc.placement_policy) + " / " + short_scoring_spec(rc.scoring_policy);
+  return short_placement_spec(rc.placement_policy) + " / " + short_scoring_spec(rc.scoring_policy) +
+         (rc.context.aim.is_score() ? std::string() : " aiming at " + rc.context.aim.id());
+}
+
+std::string aim_line(const RunConfig& rc, const Accumulator& acc) {
+  const Aim& aim = rc.context.aim;
+  if (aim.is_score()) return "";
+  char buf[256];
+  const double n = double(acc.games());
+  if (aim.kind == Aim::Kind::goal) {
+    const std::uint64_t k = acc.goal_count(int(aim.goal));
+    const auto ci = wilson95(k, acc.games());
+    std::snprintf(buf, sizeof buf, "aim %s: reached in %.3f%% [%.3f%%, %.3f%%] (95%% Wilson) of %llu games; mean result %.3f ± %.3f\n",
+                  aim.id().c_str(), n > 0 ? 100.0 * double(k) / n : 0.0, 100 * ci[0], 100 * ci[1],
+                  static_cast<unsigned long long>(acc.games()), acc.mean(), acc.ci_half_width());
+  } else {
+    std::snprintf(buf, sizeof buf, "aim goals: %.3f goals reached per game over %llu games; mean result %.3f ± %.3f\n",
+                  acc.goals_per_game(), static_cast<unsigned long long>(acc.games()), acc.mean(), acc.ci_half_width());
+  }
+  return buf;
 }
 
 std::string value_net_text(const RunConfig& rc) {
@@ -350,6 +370,16 @@ void select_value_net(const std::string& path, RunConfig& rc) {
   rc.value_net_source = "file";
 }
 
+void select_aim(const std::string& id, RunConfig& rc) {
+  const std::optional<Aim> aim = parse_aim(id);
+  if (!aim) {
+    std::string ids;
+    for (const std::string_view g : kGoalIds) ids += std::string(", ") + std::string(g);
+    throw UsageError("--aim: unknown aim '" + id + "' (score, goals" + ids + ")");
+  }
+  rc.context.aim = *aim;
+}
+
 void select_tileset(const std::string& spec, bool large_meeple, RunConfig& rc) {
   try {
     Rules rules = load_ruleset(spec, large_meeple);
@@ -382,6 +412,9 @@ void GameOptions::add_to(po::options_description& d, bool with_policies, bool li
   if (with_policies)
     d.add_options()
         ("scoring", po::value(&scoring)->default_value(scoring), "scoring-order policy (see `carcsolo policies`)");
+  d.add_options()
+      ("aim", po::value(&aim_list)->composing(), "what the look-ahead players (mc, search) play for: score (the result, the default), a goal id (its chance, e.g. road_5_3c) or goals (the number of the 14 reached); docs/aim.md. compare takes one per policy");
+  policies = with_policies;
   add_value_net_option(d, value_net);
 }
 
@@ -392,12 +425,16 @@ RunConfig GameOptions::resolve() const {
   rc.seed = parse_count("seed", seed, 0, UINT64_MAX);
   select_tileset(tileset, large_meeple, rc);
   select_value_net(value_net, rc);
+  if (aim_list.size() > 1)
+    throw UsageError("--aim: one aim (got " + std::to_string(aim_list.size()) + "; compare takes one per policy)");
+  select_aim(aim_list.empty() ? "score" : aim_list[0], rc);
   try {
     rc.placement_policy = canonical_placement(placement);
     rc.scoring_policy = canonical_scoring(scoring);
-    // A player that cannot play this set (the learned value knows the base game only) is
-    // bad input, found before any game.
-    if (!rc.base_game()) (void)make_placement_policy(rc.placement_policy, rc.context);
+    // A player that cannot play this set (the learned value knows the base game only), or
+    // cannot aim, is bad input, found before any game.
+    if (!rc.base_game() || (policies && !rc.context.aim.is_score()))
+      (void)make_placement_policy(rc.placement_policy, rc.context);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }

@@ -102,6 +102,11 @@ std::string policies_text(const RunConfig& rc);
 // header names what played.
 std::string value_net_text(const RunConfig& rc);
 
+// Under an aim other than score, a summary's line of what the aim cost: "aim road_5_3c:
+// reached in R% [lo%, hi%] (95% Wilson) of N games; mean result M ± h" (goals: the goals
+// reached per game with its 95% CI). Empty under score.
+std::string aim_line(const RunConfig& rc, const Accumulator& acc);
+
 // A rate for a summary, rounded as people read it: three significant figures below 1000
 // ("7.21", "45.7", "512"), whole numbers above ("320412").
 std::string rate_text(double per_second);
@@ -120,13 +125,19 @@ void select_value_net(const std::string& path, RunConfig& rc);
 // unknown name, a bad file or a set too small for rc.colors is a UsageError.
 void select_tileset(const std::string& spec, bool large_meeple, RunConfig& rc);
 
-// --colors, --meeples, --tileset, --large-meeple, --seed, --placement, --scoring,
+// --aim ID: what the look-ahead players play for (core/goals.hpp: Aim), into rc.context;
+// an unknown id is a UsageError listing the ids.
+void select_aim(const std::string& id, RunConfig& rc);
+
+// --colors, --meeples, --tileset, --large-meeple, --seed, --placement, --scoring, --aim,
 // --value-net.
 struct GameOptions {
   std::string colors = "3", meeples = "4", seed = "1";
   std::string tileset = "base";  // a built-in set's name or a tile-set file
   bool large_meeple = false;
   std::string placement = "random", scoring = "random";
+  std::vector<std::string> aim_list;  // every --aim given (none: score)
+  bool policies = true;  // add_to's with_policies: resolve() checks the placement can aim
   std::string value_net;  // --value-net: empty for the built-in net
   std::vector<std::string> placement_list;  // with lists: every --placement given
   // `lists`: --colors and --meeples take lists and ranges such as 3,4 or 2..8 (sweep).

@@ -61,8 +61,10 @@ void play_all(CeilingRun& run) {
         PerGame& g = run.games[i];
         const std::vector<Move> line =
             policy_line(cfg, run.rc.seed, game, *placement, *scoring, &g.against);
-        const CeilingLine best = clairvoyant_ceiling(cfg, run.rc.seed, game, run.width, line);
-        if (best.outcome.result < g.against.result)
+        const Aim& aim = run.rc.context.aim;
+        const CeilingLine best = clairvoyant_ceiling(cfg, run.rc.seed, game, run.width, line, aim);
+        if (aim.outcome(best.outcome.goals, best.outcome.result) < aim.outcome(g.against.goals, g.against.result) ||
+            (aim.is_score() && best.outcome.result < g.against.result))
           throw std::logic_error("ceiling: the beam lost the policy's own line (game " +
                                  std::to_string(game) + ")");
         g.ceiling = best.outcome;
@@ -104,12 +106,24 @@ CeilingFile file_of(const CeilingRun& run) {
   return f;
 }
 
+std::string policies_text_of(const CeilingRun& run) {
+  return short_placement_spec(run.against) +
+         (run.rc.context.aim.is_score() ? std::string() : " aiming at " + run.rc.context.aim.id());
+}
+
+// Under an aim: the reference's rate (or goals per game) and the policy's, one line each.
+std::string ceiling_aim_line(const CeilingRun& run, const CeilingFile& f) {
+  if (run.rc.context.aim.is_score()) return "";
+  return "reference (cheats): " + aim_line(run.rc, f.ceiling) + "policy " + short_placement_spec(run.against) +
+         ": " + aim_line(run.rc, f.against_results);
+}
+
 void print_summary(const CeilingRun& run, const CeilingFile& f) {
   std::printf("carcsolo ceiling: REFERENCE THAT CHEATS, NOT A POLICY (sees the dealt stacks): the "
               "best line a beam of width %d found, seeded with %s's own line; a lower bound on "
-              "what each deal allows. %d colours x %d meeples, seed %llu\n%s%s",
-              run.width, short_placement_spec(run.against).c_str(), run.rc.colors, run.rc.meeples,
-              static_cast<unsigned long long>(run.rc.seed), f.ceiling.summary().c_str(),
+              "what each deal allows. %d colours x %d meeples, seed %llu\n%s%s%s",
+              run.width, policies_text_of(run).c_str(), run.rc.colors, run.rc.meeples,
+              static_cast<unsigned long long>(run.rc.seed), ceiling_aim_line(run, f).c_str(), f.ceiling.summary().c_str(),
               ceiling_summary(f).c_str());
 }
 
@@ -152,6 +166,7 @@ int cmd_ceiling(const Args& args) {
   run.rc.scoring_policy = "best";
   try {
     run.against = canonical_placement(against);
+    if (!run.rc.context.aim.is_score()) (void)make_placement_policy(run.against, run.rc.context);
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--against: ") + e.what());
   }

@@ -23,22 +23,28 @@ namespace {
 
 // --placement and --scoring lists: equal lengths, or one of them a single spec shared by all.
 std::vector<RunConfig> policy_configs(const RunConfig& base, std::vector<std::string> placement,
-                                      std::vector<std::string> scoring) {
+                                      std::vector<std::string> scoring, std::vector<std::string> aims) {
   if (placement.empty()) placement.push_back("random");
   if (scoring.empty()) scoring.push_back("random");
-  const std::size_t k = std::max(placement.size(), scoring.size());
+  if (aims.empty()) aims.push_back("score");
+  const std::size_t k = std::max({placement.size(), scoring.size(), aims.size()});
   if (k < 2)
     throw UsageError("compare needs two policies: --placement A --placement B (or two --scoring)");
   if ((placement.size() != 1 && placement.size() != k) || (scoring.size() != 1 && scoring.size() != k))
     throw UsageError("--placement and --scoring must be given equally often, or one of them once "
                      "(got " + std::to_string(placement.size()) + " and " +
                      std::to_string(scoring.size()) + ")");
+  if (aims.size() != 1 && aims.size() != k)
+    throw UsageError("--aim must be given once or once per policy (got " + std::to_string(aims.size()) +
+                     " for " + std::to_string(k) + " policies)");
   std::vector<RunConfig> out;
   for (std::size_t i = 0; i < k; ++i) {
     RunConfig c = base;
+    select_aim(aims[aims.size() == 1 ? 0 : i], c);
     try {
       c.placement_policy = canonical_placement(placement[placement.size() == 1 ? 0 : i]);
       c.scoring_policy = canonical_scoring(scoring[scoring.size() == 1 ? 0 : i]);
+      if (!c.context.aim.is_score()) (void)make_placement_policy(c.placement_policy, c.context);
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
@@ -157,7 +163,9 @@ int cmd_compare(const Args& args, Embedding* embed) {
   }
   MatrixStudy study;
   study.format = kCompareFormat;
-  study.configs = policy_configs(g.resolve(), placement, scoring);
+  std::vector<std::string> aims;
+  aims.swap(g.aim_list);  // one per policy: the base configuration plays for the score
+  study.configs = policy_configs(g.resolve(), placement, scoring, aims);
   study.first_game = range.first_game();
   if (pairs != "first" && pairs != "all") throw UsageError("--pairs must be first or all (got '" + pairs + "')");
   study.all_pairs = pairs == "all";

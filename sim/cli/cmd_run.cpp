@@ -155,7 +155,7 @@ int cmd_run(const Args& args, Embedding* embed) {
           << (given ? "deal " + deal_path + " in every game, policies' streams of seed "
                     : std::string("seed "))
           << rc.seed << (r.partial ? "  (interrupted: partial)" : "") << "\n"
-          << r.acc[0].summary() << "speed: " << rate_text(r.seconds > 0 ? double(r.games_done) / r.seconds : 0)
+          << aim_line(rc, r.acc[0]) << r.acc[0].summary() << "speed: " << rate_text(r.seconds > 0 ? double(r.games_done) / r.seconds : 0)
           << " games/s on " << req.threads << " thread(s)\n";
   if (embed && embed->own_policies)
     summary << "replay a game: not from the command line (a policy of the calling program played)\n";

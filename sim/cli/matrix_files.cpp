@@ -327,6 +327,7 @@ std::string config_difference(const RunConfig& a, const RunConfig& b) {
   if (a.scoring_policy != b.scoring_policy) return "scoring_policy";
   if (a.seed != b.seed) return "seed";
   if (a.value_net_hash != b.value_net_hash) return "value_net";
+  if (a.context.aim != b.context.aim) return "aim";
   return "";
 }
 

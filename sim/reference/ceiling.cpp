@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/turn.hpp"
+#include "policies/aim.hpp"
 #include "policies/heuristic/heuristic.hpp"
 #include "policies/lookahead.hpp"
 #include "sim/driver/deal.hpp"
@@ -89,9 +90,9 @@ bool same_move(const Move& a, const Move& b) {
 class Beam {
  public:
   Beam(const Config& cfg, std::uint64_t seed, std::uint64_t game, int width,
-       std::span<const Move> policy_line)
+       std::span<const Move> policy_line, const Aim& aim)
       : stacks_(deal(cfg.colors, seed, game, cfg.tiles())), width_(width), policy_line_(policy_line),
-        scoring_(make_lookahead_scoring()), eval_(HeuristicWeights{}), rng_(seed, game, Stream::search) {
+        scoring_(make_lookahead_scoring()), aim_(aim), eval_(HeuristicWeights{}, aim), rng_(seed, game, Stream::search) {
     beam_.push_back({State::initial(cfg), -1, !policy_line.empty(), false});
   }
 
@@ -117,8 +118,13 @@ class Beam {
     CeilingEnv env{{}, &stacks_, &s, scoring_.get(), &rng_};
     play_final_scoring(s, env);
     const GameOutcome o = outcome_of(s);
-    if (!helped && o.result > best_.beam_alone_result) best_.beam_alone_result = o.result;
-    if (best_.outcome.colors != 0 && o.result <= best_.outcome.result) return;
+    const double k = key(o);
+    if (!helped && k > beam_alone_key_) {
+      beam_alone_key_ = k;
+      best_.beam_alone_result = o.result;
+    }
+    if (best_.outcome.colors != 0 && k <= best_key_) return;
+    best_key_ = k;
     best_.outcome = o;
     best_.moves.clear();
     for (int k = line; k >= 0; k = steps_[std::size_t(k)].parent)
@@ -212,12 +218,17 @@ class Beam {
     return keep(s, int(steps_.size()) - 1, is_policy, from.helped || only_for_policy);
   }
 
+  // Lines are ranked by the aim's outcome, then the result (under `score`: the result).
+  double key(const GameOutcome& o) const { return aim_.outcome(o.goals, o.result) * 4096.0 + o.result; }
+
   Stacks stacks_;
   int width_;
+  double best_key_ = -1, beam_alone_key_ = -1;
   std::span<const Move> policy_line_;
   std::size_t policy_next_ = 0;
   std::unique_ptr<ScoringPolicy> scoring_;
-  HeuristicEvaluator eval_;
+  Aim aim_;
+  AimedEvaluator eval_;
   Rng rng_;
   std::vector<Node> beam_, next_, drawn_;
   std::vector<int> types_;
@@ -277,9 +288,9 @@ nlohmann::json ceiling_log(const Config& cfg, std::uint64_t seed, std::uint64_t 
 }
 
 CeilingLine clairvoyant_ceiling(const Config& cfg, std::uint64_t seed, std::uint64_t game,
-                                int width, std::span<const Move> policy_line) {
+                                int width, std::span<const Move> policy_line, const Aim& aim) {
   if (width < 1) throw std::invalid_argument("ceiling: the beam width must be at least 1");
-  auto beam = std::make_unique<Beam>(cfg, seed, game, width, policy_line);  // large: not on the stack
+  auto beam = std::make_unique<Beam>(cfg, seed, game, width, policy_line, aim);  // large: not on the stack
   return beam->run();
 }
 

@@ -45,8 +45,13 @@ struct CeilingLine {
 // positions of `policy_line` (a policy's moves of the same game, one per placed tile; empty:
 // none) as described above. Deterministic. Throws std::logic_error when a move of
 // `policy_line` is not legal where it comes.
+// Under an aim (core/goals.hpp, docs/aim.md) the moves are valued by the aimed evaluation
+// (policies/aim.hpp) and the best line is the one with the best outcome under the aim (the
+// goal reached, the most goals), then the best result: with a policy's line, it reaches
+// the goal on every deal on which the policy does.
 CeilingLine clairvoyant_ceiling(const Config& cfg, std::uint64_t seed, std::uint64_t game,
-                                int width, std::span<const Move> policy_line = {});
+                                int width, std::span<const Move> policy_line = {},
+                                const Aim& aim = Aim::score());
 
 // The moves (one per placed tile) of game `game` of `seed` played by `placement` with
 // `scoring`, and its outcome in `outcome`: the line to give clairvoyant_ceiling.

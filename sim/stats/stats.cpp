@@ -297,6 +297,7 @@ json Accumulator::to_json(const RunConfig& config, const ProgramInfo& program,
   }
   if (!config.value_net_hash.empty())
     doc["config"]["value_net"] = {{"hash", config.value_net_hash}, {"source", config.value_net_source}};
+  if (!config.context.aim.is_score()) doc["config"]["aim"] = config.context.aim.id();  // score: as before aims
   doc["games"] = n;
   doc["result"] = {{"mean", m},
                    {"std", sd},
@@ -415,6 +416,11 @@ RunConfig run_config_from_json(const json& doc) {
     large_meeple = lm.get<bool>();
   }
   c.context.rules = Ruleset::recorded(tileset, tileset_hash, large_meeple);
+  if (j.contains("aim")) {  // files of score play have none
+    const std::optional<Aim> aim = parse_aim(read_string(j["aim"], "config.aim"));
+    if (!aim) fail("config.aim", "expected score, goals or a goal id");
+    c.context.aim = *aim;
+  }
   c.placement_policy =
       read_string(member(j, "config", "placement_policy"), "config.placement_policy");
   c.scoring_policy = read_string(member(j, "config", "scoring_policy"), "config.scoring_policy");

@@ -147,6 +147,12 @@ class Accumulator {
   // placed and discards, and the goals it reached ("none" when none). Precondition:
   // games() == 1.
   std::string game_summary() const;
+  // The goals reached per game: the sum of the 14 rates (0 when no game was played).
+  double goals_per_game() const {
+    std::uint64_t k = 0;
+    for (const std::uint64_t c : goal_counts_) k += c;
+    return games_ ? double(k) / double(games_) : 0.0;
+  }
   // The share of games that reached goal `g` (0 when no game was played).
   double goal_rate(int g) const {
     return games_ ? double(goal_counts_[std::size_t(g)]) / double(games_) : 0.0;

@@ -1,0 +1,327 @@
+#include "policies/aim.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "policies/placement_analysis.hpp"
+
+namespace carc {
+namespace {
+
+// The goals that are an event on one road or city (rules.md, "Goals").
+struct FeatureGoal {
+  Goal goal;
+  SegKind kind;
+  int colors, lo, hi;  // colours awarded at once; points in [lo, hi]
+};
+inline constexpr int kNoBound = 1 << 20;
+inline constexpr std::array<FeatureGoal, 8> kFeatureGoals = {{
+    {Goal::road_10, SegKind::road, 1, 10, kNoBound},
+    {Goal::road_10_2c, SegKind::road, 2, 10, kNoBound},
+    {Goal::road_10_3c, SegKind::road, 3, 10, kNoBound},
+    {Goal::road_5_3c, SegKind::road, 3, 5, 5},
+    {Goal::city_16, SegKind::city, 1, 16, kNoBound},
+    {Goal::city_16_2c, SegKind::city, 2, 16, kNoBound},
+    {Goal::city_16_3c, SegKind::city, 3, 16, kNoBound},
+    {Goal::city_8_10_3c, SegKind::city, 3, 8, 10},
+}};
+
+// The model's constants (docs/aim.md).
+inline constexpr double kColourStep = 0.3;     // per colour the majority still lacks
+inline constexpr double kNotLowest = 0.7;      // no majority colour is the lowest now
+inline constexpr double kRoadGrowth = 3, kCityGrowth = 6;  // points short of the bound, per factor e
+inline constexpr double kRoadQ = 0.8, kCityQ = 0.7;         // per open edge
+inline constexpr double kMonasteryQ = 0.88;    // per empty cell around
+inline constexpr double kMonasteryNotLowest = 0.75;
+inline constexpr double kFutureMonastery = 0.15;  // per unseen monastery tile
+
+const FeatureGoal* feature_goal(Goal g) {
+  for (const FeatureGoal& f : kFeatureGoals)
+    if (f.goal == g) return &f;
+  return nullptr;
+}
+
+bool is_monastery_goal(Goal g) { return g == Goal::monastery_3 || g == Goal::monastery_4; }
+int monasteries_needed(Goal g) { return g == Goal::monastery_3 ? 3 : 4; }
+
+double logistic(double x) { return 1 / (1 + std::exp(-x)); }
+
+// A road or city as it stands (or would stand after a move): what its chance is read from.
+struct FeatureView {
+  SegKind kind;
+  int tiles, pennants, open;
+  std::uint8_t marks;
+  const std::uint8_t* weights;  // per colour
+};
+
+// The chance that the feature becomes goal `fg` (exact when it is finished).
+double feature_chance(const FeatureGoal& fg, const FeatureView& f, const State& s) {
+  if (f.kind != fg.kind) return 0;
+  int most = 0;
+  for (int c = 0; c < s.colors(); ++c) most = std::max<int>(most, f.weights[c]);
+  if (most == 0) return 0;
+  const int lowest = s.lowest_score();
+  int tied = 0;
+  bool low = false;
+  for (int c = 0; c < s.colors(); ++c)
+    if (f.weights[c] == most) {
+      ++tied;
+      low |= s.score(c) == lowest;
+    }
+  const int points = feature_points(f.kind, f.tiles, f.pennants, f.marks);
+  if (f.open == 0) return tied >= fg.colors && low && points >= fg.lo && points <= fg.hi ? 1 : 0;
+  const int per_tile = feature_points(f.kind, f.tiles + 1, f.pennants, f.marks) - points;
+  const int least = points + per_tile * (f.kind == SegKind::road ? f.open : (f.open + 1) / 2);
+  if (least > fg.hi) return 0;
+  double p = least >= fg.lo ? 1 : std::exp(-(fg.lo - least) / (f.kind == SegKind::road ? kRoadGrowth : kCityGrowth));
+  if (tied < fg.colors) p *= std::pow(kColourStep, fg.colors - tied);
+  if (!low) p *= kNotLowest;
+  return p * std::pow(f.kind == SegKind::road ? kRoadQ : kCityQ, f.open);
+}
+
+FeatureView board_view(const State& s, int root) {
+  const Feature& f = s.feature(root);
+  return {f.kind, f.tiles, f.pennants, f.open, s.feature_marks(root), f.meeples.data()};
+}
+
+// A board monastery's chance to finish and score: `open` empty cells around, its figures'
+// colour.
+double monastery_chance(const State& s, int open, const std::uint8_t* weights) {
+  if (open == 0) {  // finished now: scored when its colour is the lowest
+    for (int c = 0; c < s.colors(); ++c)
+      if (weights[c] > 0) return s.score(c) == s.lowest_score() ? 1 : 0;
+    return 0;
+  }
+  double p = std::pow(kMonasteryQ, open);
+  for (int c = 0; c < s.colors(); ++c)
+    if (weights[c] > 0 && s.score(c) != s.lowest_score()) p *= kMonasteryNotLowest;
+  return p;
+}
+
+int unseen_monasteries(const State& s) {
+  int n = 0;
+  for (int t = 0; t < s.type_end(); ++t)
+    if (kMonasterySeg[t] >= 0) n += s.unseen(t);
+  return n;
+}
+
+// P(scored + sum of Bernoulli(p_i) + Binomial(future, kFutureMonastery) >= need).
+double monastery_count_chance(int scored, int need, std::span<const double> p, int future) {
+  const int want = need - scored;
+  if (want <= 0) return 1;
+  std::array<double, 8> dist{};  // dist[k]: k more so far, k = want meaning "enough"
+  dist[0] = 1;
+  const auto add = [&](double q) {
+    for (int k = want; k >= 0; --k) {
+      const double here = dist[std::size_t(k)];
+      if (k == want) continue;  // enough stays enough
+      dist[std::size_t(k)] = here * (1 - q);
+      dist[std::size_t(k + 1)] += here * q;
+    }
+  };
+  for (const double q : p) add(q);
+  for (int i = 0; i < std::min(future, 16); ++i) add(kFutureMonastery);
+  return dist[std::size_t(want)];
+}
+
+// The unfinished monasteries holding a figure: root and chance.
+struct MonasteryChances {
+  int n = 0;
+  std::array<std::uint16_t, kMaxMonasteries> root{};
+  std::array<double, kMaxMonasteries + 1> p{};  // one spare for a move's new monastery
+  void load(const State& s) {
+    n = 0;
+    for (const std::uint16_t r : s.unfinished_monasteries()) {
+      const Feature& f = s.feature(r);
+      if (f.meeple_total == 0) continue;
+      root[std::size_t(n)] = r;
+      p[std::size_t(n++)] = monastery_chance(s, f.open, f.meeples.data());
+    }
+  }
+};
+
+double goal_chance_with(const State& s, Goal g, double h, const MonasteryChances& mon, double alive) {
+  if (s.goals() & goal_bit(g)) return 1;
+  if (const FeatureGoal* fg = feature_goal(g)) {
+    double sum = 0;
+    for (int i = 0; i < s.tiles_on_board(); ++i) {
+      const TileDef& def = kTiles[s.tile(i).type];
+      for (int sg = 0; sg < def.nseg; ++sg) {
+        const int root = s.feature_of(i, sg);
+        if (root != i * kMaxSegs + sg || def.segs[sg].kind != fg->kind) continue;
+        const Feature& f = s.feature(root);
+        if (f.open == 0 || f.meeple_total == 0) continue;
+        sum += feature_chance(*fg, board_view(s, root), s);
+      }
+    }
+    return alive * std::min(1.0, sum);
+  }
+  if (is_monastery_goal(g))
+    return alive * monastery_count_chance(s.monasteries_scored(), monasteries_needed(g),
+                                          {mon.p.data(), std::size_t(mon.n)}, unseen_monasteries(s));
+  if (g == Goal::total_40) return logistic((h - 40) / 8);
+  if (g == Goal::total_50) return logistic((h - 50) / 8);
+  if (g == Goal::total_60) return logistic((h - 60) / 8);
+  return logistic((h - 45) / 10);  // all_tiles
+}
+
+inline constexpr double kSurviveOne = 0.6, kSurviveNone = 0.25;
+
+// The chance the game lasts for a goal still to come: each colour with one figure left
+// multiplies by kSurviveOne, with none by kSurviveNone (its next tile with a free segment
+// ends the game).
+double survival(const State& s) {
+  double p = 1;
+  for (int c = 0; c < s.colors(); ++c) {
+    const int f = s.figures(c);
+    if (f == 0) p *= kSurviveNone;
+    else if (f == 1) p *= kSurviveOne;
+  }
+  return p;
+}
+
+}  // namespace
+
+double goal_chance(const State& s, Goal g, double h) {
+  MonasteryChances mon;
+  if (is_monastery_goal(g)) mon.load(s);
+  return goal_chance_with(s, g, h, mon, survival(s));
+}
+
+double aim_value(const State& s, const Aim& aim, double h) {
+  if (aim.is_score()) return h;
+  if (aim.kind == Aim::Kind::goal) return goal_chance(s, aim.goal, h);
+  MonasteryChances mon;
+  mon.load(s);
+  double v = 0;
+  const double alive = survival(s);
+  for (int g = 0; g < kGoalCount; ++g) v += goal_chance_with(s, static_cast<Goal>(g), h, mon, alive);
+  return v;
+}
+
+// Per decision: the aim's feature goals still open, the monasteries' chances before the
+// move, and the placement last analysed.
+struct AimedEvaluator::Scratch {
+  std::array<const FeatureGoal*, kFeatureGoals.size()> goals{};
+  int n_goals = 0;
+  std::array<int, 2> monastery_need{};  // monastery goals still open
+  int n_monastery = 0;
+  MonasteryChances mon;
+  int future = 0;
+  std::array<double, 2> mon_before{};
+  CellNeighbours nb;
+  PlacementEffect e;
+  Placement at{kNoCell, 0, 0, 0};
+  double base = 0;  // the placement's change without the meeple
+  std::array<std::array<double, kMaxSegs>, kFeatureGoals.size()> joined{};  // per goal, per feature: chance after
+
+  void begin(const State& s, const Aim& aim) {
+    n_goals = 0;
+    n_monastery = 0;
+    for (int g = 0; g < kGoalCount; ++g) {
+      const Goal goal = static_cast<Goal>(g);
+      if (!aim.counts(goal) || (s.goals() & goal_bit(goal))) continue;
+      if (const FeatureGoal* fg = feature_goal(goal)) goals[std::size_t(n_goals++)] = fg;
+      if (is_monastery_goal(goal)) monastery_need[std::size_t(n_monastery++)] = monasteries_needed(goal);
+    }
+    at.cell = kNoCell;
+    if (n_monastery == 0) return;
+    mon.load(s);
+    future = unseen_monasteries(s);
+    for (int k = 0; k < n_monastery; ++k)
+      mon_before[std::size_t(k)] = monastery_count_chance(s.monasteries_scored(), monastery_need[std::size_t(k)],
+                                                          {mon.p.data(), std::size_t(mon.n)}, future);
+  }
+
+  // The feature goals' change of a placement without its meeple; the chances after, per
+  // joined feature, kept for the meeple's variants.
+  void analyse(const State& s, int type, const Placement& p) {
+    if (p.cell != nb.cell) nb.load(s, p);
+    analyse_placement(s, type, p, nb, e);
+    at = p;
+    base = 0;
+    for (int k = 0; k < n_goals; ++k) {
+      const FeatureGoal& fg = *goals[std::size_t(k)];
+      for (int i = 0; i < e.n_feats; ++i) {
+        const JoinedFeature& j = e.feats[std::size_t(i)];
+        if (j.kind != fg.kind) continue;
+        const double after = feature_chance(fg, {j.kind, j.tiles, j.pennants, j.open, j.marks, j.meeples.data()}, s);
+        joined[std::size_t(k)][std::size_t(i)] = after;
+        base += after;
+        for (int r = 0; r < j.n_roots; ++r) {
+          const int root = j.roots[std::size_t(r)];
+          if (s.feature(root).meeple_total > 0) base -= feature_chance(fg, board_view(s, root), s);
+        }
+      }
+    }
+  }
+
+  // The aim's change of placing the tile at `at` with the meeple on `seg` (weight `w`,
+  // kNoMeeple: none).
+  double change(const State& s, int seg, int w) {
+    double d = base;
+    const int c = s.to_move();
+    const int fi = seg == Move::kNoMeeple ? -1 : e.feat_of_seg[std::size_t(seg)];
+    if (fi >= 0) {
+      const JoinedFeature& j = e.feats[std::size_t(fi)];
+      std::array<std::uint8_t, kMaxColors> weights = j.meeples;
+      weights[std::size_t(c)] = std::uint8_t(weights[std::size_t(c)] + w);
+      for (int k = 0; k < n_goals; ++k) {
+        const FeatureGoal& fg = *goals[std::size_t(k)];
+        if (j.kind != fg.kind) continue;
+        d += feature_chance(fg, {j.kind, j.tiles, j.pennants, j.open, j.marks, weights.data()}, s) -
+             joined[std::size_t(k)][std::size_t(fi)];
+      }
+    }
+    if (n_monastery == 0) return d;
+    // The monasteries around lose empty cells (or finish); a meeple on the tile's own
+    // monastery adds one.
+    MonasteryChances m = mon;
+    for (int i = 0; i < nb.n_near; ++i) {
+      const NearMonastery& near = nb.near[std::size_t(i)];
+      for (int k = 0; k < m.n; ++k)
+        if (m.root[std::size_t(k)] == near.root)
+          m.p[std::size_t(k)] = monastery_chance(s, near.open_after, s.feature(near.root).meeples.data());
+    }
+    int n = m.n;
+    if (fi >= 0 && e.feats[std::size_t(fi)].kind == SegKind::monastery) {
+      std::array<std::uint8_t, kMaxColors> weights{};
+      weights[std::size_t(c)] = std::uint8_t(w);
+      m.p[std::size_t(n++)] = monastery_chance(s, e.feats[std::size_t(fi)].open, weights.data());
+    }
+    for (int k = 0; k < n_monastery; ++k)
+      d += monastery_count_chance(s.monasteries_scored(), monastery_need[std::size_t(k)], {m.p.data(), std::size_t(n)},
+                                  future) -
+           mon_before[std::size_t(k)];
+    return d;
+  }
+};
+
+AimedEvaluator::AimedEvaluator(const HeuristicWeights& w, const Aim& aim)
+    : heuristic_(w), aim_(aim), terms_(aim.is_score() ? 0 : kMaxMoves), scratch_(std::make_unique<Scratch>()) {}
+AimedEvaluator::~AimedEvaluator() = default;
+
+int AimedEvaluator::evaluate(const State& s, int type, std::span<const Placement> legal, ScoredMove* out, Rng& rng) {
+  const int n = heuristic_.evaluate(s, type, legal, out, rng);
+  terms_live_ = false;
+  if (aim_.is_score()) return n;
+  Scratch& x = *scratch_;
+  x.begin(s, aim_);
+  if (x.n_goals == 0 && x.n_monastery == 0) return n;  // nothing on the board decides it
+  terms_live_ = true;
+  const int c = s.to_move();
+  for (int i = 0; i < n; ++i) {
+    const Move& m = out[i].move;
+    if (m.at.cell != x.at.cell || m.at.rot != x.at.rot) x.analyse(s, type, m.at);
+    int seg = Move::kNoMeeple, w = 0;
+    if (m.seg != Move::kNoMeeple && (x.e.free_mask >> m.seg & 1) && s.figures(c) > 0) {
+      seg = m.seg;
+      w = (m.large && s.large_supply(c) > 0) || s.supply(c) == 0 ? 2 : 1;
+    }
+    terms_[std::size_t(i)] = kAimPoints * x.change(s, seg, w);
+    out[i].value += terms_[std::size_t(i)];
+  }
+  return n;
+}
+
+}  // namespace carc
