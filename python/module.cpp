@@ -180,11 +180,12 @@ class Game {
   // table: no deal; draw() tells each tile drawn (seed then seeds the scoring policy only).
   Game(std::optional<int> colors, int meeples, std::uint64_t seed, std::uint64_t game,
        std::optional<std::vector<std::string>> stacks, const std::string& scoring, bool table,
-       const std::string& tileset, bool large_meeple, std::optional<std::string> river) {
+       const std::string& tileset, bool large_meeple, std::optional<std::string> river, const std::string& aim) {
     translated([&] {
       rc_.colors = colors.value_or(stacks ? int(stacks->size()) : 3);
       rc_.meeples = meeples;
       sim::select_tileset(tileset, large_meeple, rc_);
+      sim::select_aim(aim, rc_);
       Config cfg = rc_.game_config();
       cfg.colors = colors.value_or(3);
       if (river && !stacks) throw std::invalid_argument("river= is the river stack of a given deal: give stacks= too");
@@ -242,6 +243,15 @@ class Game {
   }
   // The advice on the tile in hand: (rank from 1, x, y, rot, meeple or None, mean, stderr,
   // large) of the k best moves.
+  // What the advice plays for (--aim): may change during the game.
+  std::string aim() const { return rc_.context.aim.id(); }
+  void set_aim(const std::string& id) {
+    translated([&] {
+      sim::select_aim(id, rc_);
+      return 0;
+    });
+  }
+
   py::list advise(int k, const std::string& analyser, int rollouts, int candidates, std::uint64_t seed) {
     std::vector<sim::MoveEstimate> ranked;
     translated([&] {
@@ -258,6 +268,7 @@ class Game {
       sim::AdviceOptions opt;
       opt.context = rc_.context;  // the set and the large meeple the analyser plays with
       opt.analyser = canonical_placement(analyser);
+      if (!rc_.context.aim.is_score()) (void)make_placement_policy(opt.analyser, opt.context);  // one that cannot aim refuses
       opt.scoring = g_->scoring_name();
       opt.rollouts = rollouts;
       opt.candidates = candidates;
@@ -345,10 +356,12 @@ PYBIND11_MODULE(_carcsolo, m) {
   py::class_<Game>(m, "Game")
       .def(py::init<std::optional<int>, int, std::uint64_t, std::uint64_t,
                     std::optional<std::vector<std::string>>, const std::string&, bool, const std::string&, bool,
-                    std::optional<std::string>>(),
+                    std::optional<std::string>, const std::string&>(),
            py::arg("colors") = py::none(), py::arg("meeples") = 4, py::arg("seed") = 1, py::arg("game") = 0,
            py::arg("stacks") = py::none(), py::arg("scoring") = "random", py::arg("table") = false,
-           py::arg("tileset") = "base", py::arg("large_meeple") = false, py::arg("river") = py::none())
+           py::arg("tileset") = "base", py::arg("large_meeple") = false, py::arg("river") = py::none(),
+           py::arg("aim") = "score")
+      .def_property("aim", &Game::aim, &Game::set_aim)
       .def_property_readonly("tile", &Game::tile)
       .def_property_readonly("moves", &Game::moves)
       .def_property_readonly("completed", &Game::completed)

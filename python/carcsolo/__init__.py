@@ -185,8 +185,8 @@ def _study(name, options, repeatable=(), lists=()):
 
 def run(**options):
     """carcsolo run with these options (games, first_game, seed, colors, meeples, tileset,
-    large_meeple, placement, scoring, threads, until_ci, out, log, log_games, per_game, deal:
-    a deal file of the set, docs/run.md): its results document,
+    large_meeple, placement, scoring, aim, threads, until_ci, out, log, log_games, per_game, deal:
+    a deal file of the set, docs/run.md; aim: score, a goal id or goals, docs/aim.md): its results document,
     with `.games`. until_ci may be a list of rules ("mean=0.1", "total_60=0.01"), all to
     hold. placement and scoring may be Python callables (see Game.moves for what they get
     and return); they then play on one thread."""
@@ -197,7 +197,7 @@ def compare(**options):
     """carcsolo compare: placement and scoring are lists (one entry per policy, or one shared
     by all); entries may be Python callables. Returns the comparison document, `.games` one
     dict of arrays per run."""
-    return _study("compare", options, repeatable=("placement", "scoring", "until_ci"))
+    return _study("compare", options, repeatable=("placement", "scoring", "aim", "until_ci"))
 
 
 def sweep(**options):
@@ -448,23 +448,25 @@ class Game(_Game):
     """
 
     def __init__(self, colors=None, meeples=4, seed=1, game=0, stacks=None, scoring="random",
-                 table=False, tileset="base", large_meeple=False, river=None):
+                 table=False, tileset="base", large_meeple=False, river=None, aim="score"):
         if stacks is not None:
             stacks = [_names(s) for s in stacks]
         if river is not None:
             river = _names(river)
         _Game.__init__(self, colors=colors, meeples=meeples, seed=seed, game=game, stacks=stacks,
                        scoring=scoring, table=table, tileset=os.fspath(tileset),
-                       large_meeple=large_meeple, river=river)
+                       large_meeple=large_meeple, river=river, aim=aim)
 
     @classmethod
-    def table(cls, colors=3, meeples=4, scoring="best", seed=1, tileset="base", large_meeple=False):
+    def table(cls, colors=3, meeples=4, scoring="best", seed=1, tileset="base", large_meeple=False,
+              aim="score"):
         """A game at the table: no deal; draw() tells each tile drawn. `scoring` orders the
         features a move completes when order() is given no order (the advice assumes it), and
         the final scoring; `seed` seeds its random stream (the advice has its own). `tileset`
-        and `large_meeple` as in Game()."""
+        and `large_meeple` as in Game(). `aim`: what advise() plays for (score, a goal id or
+        goals, docs/aim.md); the `aim` attribute changes it during the game."""
         return cls(colors=colors, meeples=meeples, seed=seed, scoring=scoring, table=True,
-                   tileset=tileset, large_meeple=large_meeple)
+                   tileset=tileset, large_meeple=large_meeple, aim=aim)
 
     def advise(self, k=5, analyser="search", rollouts=None, candidates=None, seed=1):
         """The k best moves of the tile in hand, best first, as Advice tuples. With a `search`

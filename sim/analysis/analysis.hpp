@@ -152,6 +152,7 @@ GameAnalysis analyse_game(const nlohmann::json& log, std::uint64_t index, const 
 // The analysis document (carcassonne-solo-analysis/1) of the games, and its text summary.
 nlohmann::ordered_json analysis_json(const std::vector<GameAnalysis>& games, const AnalysisOptions& opt,
                                      const std::string& player_spec);
-std::string analysis_summary(const std::vector<GameAnalysis>& games, int largest);
+// Under an aim the loss is the aim's (a goal's chance), and the summary says so.
+std::string analysis_summary(const std::vector<GameAnalysis>& games, int largest, const Aim& aim = Aim::score());
 
 }  // namespace carc::sim

@@ -115,6 +115,8 @@ nlohmann::ordered_json analysis_json(const std::vector<GameAnalysis>& games, con
                    {"candidates", by_search ? 0 : opt.candidates},
                    {"heldout", by_search ? opt.heldout : 0},
                    {"seed", opt.seed}};
+  // Under an aim the values and losses are the aim's (a goal's chance, goals), not points.
+  if (!opt.context.aim.is_score()) doc["config"]["aim"] = opt.context.aim.id();
   // The games' colours and meeples, which an analysis does not mix (null if it did).
   for (const char* key : {"colors", "meeples"}) {
     ojson v = nullptr;
@@ -167,7 +169,7 @@ nlohmann::ordered_json analysis_json(const std::vector<GameAnalysis>& games, con
   return doc;
 }
 
-std::string analysis_summary(const std::vector<GameAnalysis>& games, int largest) {
+std::string analysis_summary(const std::vector<GameAnalysis>& games, int largest, const Aim& aim) {
   Breakdown all;
   struct At {
     const GameAnalysis* g;
@@ -184,7 +186,10 @@ std::string analysis_summary(const std::vector<GameAnalysis>& games, int largest
                    [](const At& a, const At& b) { return a.d->loss > b.d->loss; });
   std::ostringstream o;
   const double se = std::sqrt(all.var);
-  o << "expected loss: " << fixed(all.loss) << " points over " << all.n << " decisions of "
+  const std::string unit = aim.is_score() ? " points"
+                           : aim.kind == Aim::Kind::goals ? " goals (aim goals)"
+                                                          : " of " + aim.id() + "'s chance (aim " + aim.id() + ")";
+  o << "expected loss: " << fixed(all.loss) << unit << " over " << all.n << " decisions of "
     << games.size() << (games.size() == 1 ? " game" : " games") << " (95% CI " << fixed(all.loss - kZ95 * se)
     << " to " << fixed(all.loss + kZ95 * se) << "), " << fixed(all.n ? all.loss / all.n : 0, 3)
     << " per decision\n";

@@ -353,7 +353,7 @@ class Session {
 
 int cmd_advise(const Args& args) {
   std::string colors = "3", meeples = "4", analyser = "search", scoring = "best", rollouts = "32",
-              candidates = "8", seed = "1", k = "5", log, value_net, tileset = "base";
+              candidates = "8", seed = "1", k = "5", log, value_net, tileset = "base", aim = "score";
   bool large_meeple = false;
   po::options_description d(
       "carcsolo advise: advice at the table. Say which tile the colour to move drew (its letter,\n"
@@ -373,6 +373,7 @@ int cmd_advise(const Args& args) {
       ("meeples", po::value(&meeples)->default_value(meeples), "meeples per colour, 1..12 (the rules: 4)")
       ("tileset", po::value(&tileset)->default_value(tileset), "tile set: base, base+inns, base+river, base+inns+river (expansions.md) or a tile-set file (docs/tileset-format.md); the tiles are then named as there (I1..I17, R0..R9)")
       ("large-meeple", po::bool_switch(&large_meeple), "each colour also has the Inns & Cathedrals large meeple; a move places it as x,y,rot,large SEGMENT")
+      ("aim", po::value(&aim)->default_value(aim), "what the advice plays for: score, a goal id (moves valued by the goal's chance) or goals (docs/aim.md); needs a search analyser")
       ("analyser", po::value(&analyser)->default_value(analyser), "the analysing player (a placement spec, see `carcsolo policies`): a `search` spec values the moves by its own search; any other player continues every rollout to the game's end")
       ("scoring", po::value(&scoring)->default_value(scoring), "scoring order of the features a move completes (applied for you) and of the rollouts (a scoring spec)")
       ("rollouts", po::value(&rollouts), "with a rollout analyser: continuations per move, 1..100000 (default 32)")
@@ -393,6 +394,7 @@ int cmd_advise(const Args& args) {
   rc.meeples = int(parse_count("meeples", meeples, kMinMeeples, kMaxMeeples));
   select_value_net(value_net, rc);
   select_tileset(tileset, large_meeple, rc);
+  select_aim(aim, rc);
   const Config cfg = rc.game_config();
   AdviceOptions opt;
   opt.context = rc.context;
@@ -403,6 +405,8 @@ int cmd_advise(const Args& args) {
     throw UsageError(e.what());
   }
   const bool by_search = is_search_spec(opt.analyser);
+  if (!rc.context.aim.is_score() && !by_search)
+    throw UsageError("--aim needs a search analyser (its rollouts value moves by the aim; got --analyser " + analyser + ")");
   refuse_rollout_options(vm, opt.analyser);
   opt.rollouts = int(parse_count("rollouts", rollouts, 1, 100000));
   opt.candidates = int(parse_count("candidates", candidates, 0, kMaxMoves));
@@ -412,7 +416,7 @@ int cmd_advise(const Args& args) {
 
   AtomicFile output;
   if (!log.empty()) output = open_output("log", log);
-  if (!rc.base_game()) {  // a player that cannot play the set (the learned value off the base game) is bad input
+  if (!rc.base_game() || !rc.context.aim.is_score()) {  // a player that cannot play the set (the learned value off the base game) or aim is bad input
     try {
       make_placement_policy(opt.analyser, opt.context);
     } catch (const std::invalid_argument& e) {
@@ -427,7 +431,8 @@ int cmd_advise(const Args& args) {
                                  : " tileset " + rc.rules().name() + (rc.rules().large_meeple() ? " large-meeple" : ""))
               << " analyser "
               << short_placement_spec(opt.analyser) << " rollouts " << (by_search ? 0 : opt.rollouts)
-              << " candidates " << (by_search ? 0 : opt.candidates) << " seed " << opt.seed << std::endl;
+              << " candidates " << (by_search ? 0 : opt.candidates) << " seed " << opt.seed
+              << (rc.context.aim.is_score() ? std::string() : " aim " + rc.context.aim.id()) << std::endl;
   Session session(cfg, opt, advisor, listed, retry, std::cin, std::cout);
   const Session::End end = session.play();
   const SteppedGame& game = session.game();

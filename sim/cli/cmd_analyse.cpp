@@ -73,6 +73,7 @@ struct AnalyseOptions {
   std::string out, log, placement, analyser, scoring, rollouts = "32", candidates = "8", heldout = "32", seed, games, game, position,
       first_game = "0", colors = "3", meeples = "4", threads = std::to_string(default_threads()), largest = "5";
   std::string tileset = "base";
+  std::string aim = "score";
   bool large_meeple = false;
 };
 
@@ -210,6 +211,7 @@ int cmd_analyse(const Args& args, Embedding* embed) {
       ("meeples", po::value(&o.meeples), "without LOG: meeples per colour, 1..12 (default 4)")
       ("tileset", po::value(&o.tileset), "without LOG: the tile set (base, base+inns, base+river, base+inns+river or a file; default base). A LOG's games say their own")
       ("large-meeple", po::bool_switch(&o.large_meeple), "without LOG: each colour also has the large meeple")
+      ("aim", po::value(&o.aim)->default_value(o.aim), "what the search analyser values moves by: score (points), a goal id (the goal's chance: a decision's loss is in probability) or goals (docs/aim.md); without LOG the player plays for it too")
       ("log", po::value(&o.log), "without LOG: also write the games played (carcassonne-solo-log/1, JSON Lines) to FILE")
       ("threads", po::value(&o.threads)->default_value(o.threads), "with LOG: threads over the decisions of a game; without: over the games (the analysis does not depend on it)")
       ("out", po::value(&o.out), "write the analysis (JSON) to FILE")
@@ -237,6 +239,7 @@ int cmd_analyse(const Args& args, Embedding* embed) {
   std::string player;
   RunConfig rc;
   select_value_net(value_net, rc);
+  select_aim(o.aim, rc);
   opt.context = rc.context;
   try {
     player = canonical_placement(!o.analyser.empty() ? o.analyser : !played && !o.placement.empty() ? o.placement : kAnalysisSearch);
@@ -250,6 +253,15 @@ int cmd_analyse(const Args& args, Embedding* embed) {
   }
   opt.placement = player;
   const bool by_search = is_search_spec(player);
+  if (!rc.context.aim.is_score()) {
+    if (!by_search) throw UsageError("--aim needs a search analyser (its rollouts value moves by the aim; got " + player + ")");
+    try {
+      (void)make_placement_policy(player, rc.context);
+      if (played) (void)make_placement_policy(rc.placement_policy, rc.context);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }
   refuse_rollout_options(vm, player);
   if (!by_search && vm.count("heldout"))
     throw UsageError("--heldout is for a search analyser (the default); a rollout analyser holds out half its rollouts");
@@ -338,7 +350,7 @@ int cmd_analyse(const Args& args, Embedding* embed) {
                               (opt.candidates ? std::to_string(opt.candidates) : std::string("all")) + " moves")
           << ", seed " << opt.seed
           << (o.out.empty() ? "" : " -> " + o.out) << (partial ? "  (interrupted: partial)" : "") << "\n"
-          << analysis_summary(results, n_largest);
+          << analysis_summary(results, n_largest, opt.context.aim);
   if (results.size() > 1) summary << aggregate_summary(results, n_largest);
   if (embed) embed->summary = summary.str();
   else if (!vm.count("quiet")) std::cout << summary.str();
