@@ -134,7 +134,7 @@ class Search final : public PlacementPolicy {
         for (int k = 0; k < alive; ++k) {
           const double v = rollout(s, type, moves_[order_[k]], rng);
           value_[order_[k]] += v;
-          if (record_) record_->put(order_[k], deal, v);
+          if (record_) record_->put(order_[k], deal, reported_);
         }
       }
       deals_ = deal;
@@ -164,13 +164,15 @@ class Search final : public PlacementPolicy {
     deal_.rewind();
     LeafEnv env{{{}, &deal_, nullptr, scoring_.get(), &rng}, &leaf_, inner_.data(), m.value, m.value, s.to_move()};
     for (int t = 0; t < p_.turns && !st.ended(); ++t) play_turn(st, env);
-    if (p_.leaf) return double(valuer_->afterstate(st, env.mover));
-    if (aim_.is_score()) return env.value;
+    if (p_.leaf) return reported_ = double(valuer_->afterstate(st, env.mover));
+    if (aim_.is_score()) return reported_ = env.value;
     if (st.ended()) {
       play_final_scoring(st, env);
-      return aim_.outcome(st.goals(), st.result()) + kAimTieBreak * (env.heuristic - base_);
+      reported_ = aim_.outcome(st.goals(), st.result());
+    } else {
+      reported_ = aim_value(st, aim_, env.heuristic);
     }
-    return aim_value(st, aim_, env.heuristic) + kAimTieBreak * (env.heuristic - base_);
+    return reported_ + kAimTieBreak * (env.heuristic - base_);
   }
 
   // The rollouts' turns: the heuristic's best move, its value and whose it was kept.
@@ -211,6 +213,9 @@ class Search final : public PlacementPolicy {
   SearchParams p_;
   Aim aim_;
   double base_ = 0;  // under an aim: the first move's value at the decision (rollout())
+  // The last rollout's value as reports give it: under an aim, the aim's value alone (a
+  // goal's chance) without the heuristic's tie-break that ranks the moves.
+  double reported_ = 0;
   Record* record_ = nullptr;
   int deals_ = 0;  // deals played by the last halving()
   double last_value_ = std::numeric_limits<double>::quiet_NaN();  // last_value()
@@ -296,7 +301,8 @@ Move Search::choose_reporting(const Observation& obs, std::span<const Placement>
     for (const int j : asked_at)
       for (int d = rec.count[std::size_t(j)]; d < deals; ++d) {
         deal_on(s, d);
-        rec.put(j, d, rollout(s, type, moves_[j], extra));
+        rollout(s, type, moves_[j], extra);
+        rec.put(j, d, reported_);
       }
   // Held out: the choice and the asked moves on deals [deals, deals + heldout).
   std::vector<double> fresh;  // (1 + asked) x heldout; row 0 the choice
@@ -307,10 +313,12 @@ Move Search::choose_reporting(const Observation& obs, std::span<const Placement>
       deal_on(s, deals + d);
       const Rng start(extra() + std::uint64_t(d));  // every move of the deal meets the same stream
       Rng r = start;
-      fresh[std::size_t(d)] = rollout(s, type, moves_[chosen], r);
+      rollout(s, type, moves_[chosen], r);
+      fresh[std::size_t(d)] = reported_;
       for (std::size_t a = 0; a < asked_at.size(); ++a) {
         r = start;
-        fresh[(a + 1) * std::size_t(heldout) + std::size_t(d)] = rollout(s, type, moves_[asked_at[a]], r);
+        rollout(s, type, moves_[asked_at[a]], r);
+        fresh[(a + 1) * std::size_t(heldout) + std::size_t(d)] = reported_;
       }
     }
   }

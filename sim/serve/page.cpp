@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/goals.hpp"
 #include "core/tiles.hpp"
 #include "sim/render/html_analysis.hpp"
 #include "sim/render/svg.hpp"
@@ -61,6 +62,7 @@ const char* kBody = R"HTML(
 <label>meeples <input type="number" id="in-meeples" min="1" max="12" value="4"></label><br>
 <label><input type="radio" name="mode" id="mode-table" value="table" checked> real tiles (say what was drawn)</label><br>
 <label><input type="radio" name="mode" id="mode-practice" value="practice"> practice (dealt: seed <input type="number" id="in-seed" min="0" value="1"> game <input type="number" id="in-game" min="0" value="0">)</label><br>
+<label>aim <select id="in-aim" class="aim-choice"></select></label><br>
 <button id="btn-new" type="button">new game</button>
 <button id="btn-undo" type="button" disabled>undo</button>
 </form>
@@ -75,7 +77,7 @@ const char* kBody = R"HTML(
 <button id="btn-rot" type="button" disabled>rotate &#x21BB;</button>
 <div id="meeple-opts"></div>
 <button id="btn-place" type="button" disabled>place</button></div></div>
-<h2>Advice</h2><div id="advice" class="muted"></div>
+<h2>Advice</h2><label>playing for <select id="aim" class="aim-choice"></select></label><div id="advice" class="muted"></div>
 </div>
 <div id="order-panel" class="hidden"><h2>Completed features: the order they score in</h2>
 <ol id="order-list"></ol><button id="btn-order" type="button">score in this order</button></div>
@@ -257,7 +259,9 @@ function renderPalette() {
 
 function renderAdvice() {
   if (!advice) { $("advice").innerHTML = '<span class="muted">thinking…</span>'; return; }
-  let h = '<table><tr><th>#</th><th>move</th><th class="num">expected result</th></tr>';
+  const aim = advice.aim || "score";
+  const unit = aim === "score" ? "expected result" : aim === "goals" ? "expected goals" : "chance of " + aim;
+  let h = '<table><tr><th>#</th><th>move</th><th class="num">' + unit + '</th></tr>';
   for (const m of advice.moves.slice(0, 5))
     h += "<tr><td>" + (m.rank + 1) + "</td><td>(" + m.x + ", " + m.y + ") " + 90 * m.rot + "° " +
          (m.meeple ? (m.large ? "large meeple " : "meeple ") + m.meeple : "no meeple") + '</td><td class="num">' + m.mean.toFixed(2) + " ± " +
@@ -295,6 +299,8 @@ function show(state) {
       st.colors + " colours, " + st.meeples + " meeples" : "at the table · " + st.colors + " colours, " + st.meeples + " meeples";
   if (st.tileset) $("meta").textContent += " · " + st.tileset + (st.large_meeple ? " · large meeple" : "");
   $("btn-undo").disabled = st.actions === 0;
+  $("aim").value = st.aim;
+  document.body.dataset.aim = st.aim;
   if (before && st.discards > before.discards && st.phase !== "over")
     message("that tile fits nowhere: discarded");
   const say = {draw: who(st.to_move) + " draws" + (st.river_left ? " from the river stack (" + st.river_left + " left, the lake last)" : "") +
@@ -345,7 +351,7 @@ function draw(t) { act("/api/draw", {tile: t}); }
 $("btn-new").addEventListener("click", async () => {
   const practice = $("mode-practice").checked;
   const body = {colors: Number($("in-colors").value), meeples: Number($("in-meeples").value),
-                mode: practice ? "practice" : "table"};
+                mode: practice ? "practice" : "table", aim: $("in-aim").value};
   if (practice) { body.seed = Number($("in-seed").value); body.game = Number($("in-game").value); }
   const r = await api("POST", "/api/new", body);
   if (!r) return;
@@ -353,6 +359,10 @@ $("btn-new").addEventListener("click", async () => {
   show(r.state);
 });
 $("btn-undo").addEventListener("click", () => act("/api/undo", {}));
+// The aims: the result, the number of goals, or one goal (chosen before the game, changed in it).
+for (const sel of document.querySelectorAll(".aim-choice"))
+  for (const a of D.aims) sel.appendChild(Object.assign(document.createElement("option"), {value: a, textContent: a}));
+$("aim").addEventListener("change", () => act("/api/aim", {aim: $("aim").value}));
 $("btn-rot").addEventListener("click", rotate);
 $("btn-place").addEventListener("click", () => act("/api/play", {x: sel.x, y: sel.y, rot: sel.rot, meeple: sel.meeple,
                                                                  large: sel.large}));
@@ -377,7 +387,9 @@ json page_data() {
     large.push_back(meeple_svg(c, {0, 0}, "", "meeple", true));
     colors.push_back({{"name", kColorStyles[c].name}, {"fill", kColorStyles[c].fill}});
   }
-  return {{"art", art}, {"meeple", meeple}, {"large", large}, {"colors", colors}, {"style", tile_style()}};
+  json aims = json::array({"score", "goals"});
+  for (const std::string_view g : kGoalIds) aims.push_back(std::string(g));
+  return {{"art", art}, {"meeple", meeple}, {"large", large}, {"colors", colors}, {"style", tile_style()}, {"aims", aims}};
 }
 
 }  // namespace

@@ -75,6 +75,15 @@ bool flag(const json& j, const char* key) {
   return j[key].get<bool>();
 }
 
+// An optional "aim" (absent or null: score): score, a goal id or goals (docs/aim.md).
+Aim aim_of(const json& j) {
+  const std::string id = text(j, "aim", true);
+  if (id.empty()) return Aim::score();
+  const std::optional<Aim> aim = parse_aim(id);
+  if (!aim) throw HttpError(400, "\"aim\" must be score, goals or a goal id (got " + id + ")");
+  return *aim;
+}
+
 std::string new_id() {
   static std::mutex m;
   static std::random_device rd;
@@ -214,6 +223,7 @@ struct Server::Impl {
       setup.practice = mode == "practice";
       setup.seed = std::uint64_t(whole(body, "seed", 0, (1LL << 53), 1));
       setup.game = std::uint64_t(whole(body, "game", 0, (1LL << 40), 0));
+      setup.aim = aim_of(body);
       auto g = std::make_unique<TableGame>(setup, opt.advice);
       json state = g->state();
       const std::string id = add(std::move(g));
@@ -243,6 +253,10 @@ struct Server::Impl {
         }
       }
       g.order(order);
+      return json::object();
+    });
+    post("/api/aim", [](TableGame& g, const json& b) {
+      g.set_aim(aim_of(b));
       return json::object();
     });
     post("/api/undo", [](TableGame& g, const json&) {

@@ -80,8 +80,24 @@ json legal_json(const State& s, int type, std::span<const Placement> legal) {
 }  // namespace
 
 TableGame::TableGame(const TableSetup& setup, const AdviceOptions& advice)
-    : setup_(setup), advice_opt_(advice), advisor_(advice) {
+    : setup_(setup), advice_opt_(advice) {
+  set_aim(setup.aim);
   game_ = fresh();
+}
+
+void TableGame::set_aim(const Aim& aim) {
+  AdviceOptions opt = advice_opt_;
+  opt.context.aim = aim;
+  if (!aim.is_score()) {
+    if (!is_search_spec(opt.analyser))
+      throw std::invalid_argument("the advice aims only with a search analyser (this server's is " + opt.analyser + ")");
+    (void)make_placement_policy(opt.analyser, opt.context);
+  }
+  advisor_ = std::make_unique<Advisor>(opt);
+  advice_opt_ = opt;
+  setup_.aim = aim;
+  advice_.reset();
+  analysis_.reset();
 }
 
 std::unique_ptr<SteppedGame> TableGame::fresh() const {
@@ -168,6 +184,7 @@ json TableGame::state() const {
   for (int t = 0; t < s.type_end(); ++t)
     if (set.count[std::size_t(t)] > (t == set.start ? 1 : 0)) unseen[letter(t)] = s.unseen(t);
   json j = {{"mode", setup_.practice ? "practice" : "table"},
+             {"aim", setup_.aim.id()},
             {"colors", s.colors()},
             {"meeples", s.meeples_per_color()},
             {"phase", phase},
@@ -215,7 +232,7 @@ json TableGame::advice() {
   if (game_->tile() == kNoType) throw GameConflict("no tile in hand: nothing to advise");
   if (advice_) return *advice_;
   const int type = game_->tile();
-  const std::vector<MoveEstimate> ranked = advisor_.advise(game_->state(), type, game_->legal());
+  const std::vector<MoveEstimate> ranked = advisor_->advise(game_->state(), type, game_->legal());
   json moves = json::array();
   for (const MoveEstimate& e : ranked) {
     const Move& m = e.move;
@@ -230,7 +247,7 @@ json TableGame::advice() {
                      {"stderr", e.std_error}});
     if (game_->state().large_meeple()) moves.back()["large"] = meeple && m.large;
   }
-  advice_ = json{{"tile", letter(type)}, {"turn", game_->state().turn()}, {"moves", moves}};
+  advice_ = json{{"tile", letter(type)}, {"turn", game_->state().turn()}, {"aim", setup_.aim.id()}, {"moves", moves}};
   return *advice_;
 }
 
@@ -240,6 +257,7 @@ json TableGame::log() const {
   const bool by_search = is_search_spec(advice_opt_.analyser);  // no rollouts or candidates of its own
   doc["advisor"] = {{"analyser", advice_opt_.analyser}, {"rollouts", by_search ? 0 : advice_opt_.rollouts},
                     {"candidates", by_search ? 0 : advice_opt_.candidates}, {"seed", advice_opt_.seed}};
+  if (!setup_.aim.is_score()) doc["advisor"]["aim"] = setup_.aim.id();  // the aim at the game's end
   return doc;
 }
 

@@ -31,6 +31,7 @@ struct TableSetup {
   Config cfg;
   bool practice = false;       // dealt from (seed, game); else at the table
   std::uint64_t seed = 1, game = 0;
+  Aim aim;                     // what the advice plays for (docs/aim.md)
 };
 
 class TableGame {
@@ -47,6 +48,10 @@ class TableGame {
   void order(const std::vector<int>& order);
   // Takes back the last action; GameConflict when there is none.
   void undo();
+  // What the advice plays for from now on (the goal chosen before the game, changed during
+  // it); the advice of the decision in hand is computed again. std::invalid_argument when
+  // the analyser cannot aim.
+  void set_aim(const Aim& aim);
 
   // What the page shows: phase ("draw", "play", "order", "over"), scores, supplies,
   // stacks, unseen tiles, the board with its meeples, the tile in hand with its legal
@@ -76,7 +81,7 @@ class TableGame {
   AdviceOptions advice_opt_;
   std::unique_ptr<SteppedGame> game_;
   std::vector<Action> actions_;
-  Advisor advisor_;
+  std::unique_ptr<Advisor> advisor_;
   std::optional<nlohmann::json> advice_, analysis_;
 };
 

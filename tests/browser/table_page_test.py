@@ -9,7 +9,8 @@ best ghost, but every fourth a legal cell that no ghost covers, turned once; the
 order changed when several features complete; one move undone and played again. The log
 and its analysis downloaded: `carcsolo verify` accepts the log, whose stacks begin with
 the tiles clicked and whose result is the one shown. Then a few moves of a dealt practice
-game on the same page. The browser console must stay
+game on the same page, and a practice game whose goal is chosen before it and changed
+during it (docs/aim.md). The browser console must stay
 free of errors, and the server must refuse no request of the page. SHOT=FILE.png saves a
 screenshot at the 12th move. Exit status 77 (skipped) when
 Chromium or chromedriver is missing.
@@ -76,6 +77,7 @@ def main():
         if refused:
             fail("the server refused requests of the page:\n" + "\n".join(refused))
         expansions(carcsolo, work)
+        aimed(carcsolo, work)
     print("all checks passed")
     return 0
 
@@ -255,6 +257,50 @@ def expansions(carcsolo, work):
         server.terminate()
         server.wait(timeout=30)
     print("ok base+river with the large meeple: the river drawn first, the large meeple offered and placed")
+
+
+def aimed(carcsolo, work):
+    """A goal chosen before the game (the setup's aim) and changed during it (the advice's): the
+    advice says what it values, and the server answers every request of the page."""
+    server = subprocess.Popen([carcsolo, "serve", "--port", "0",
+                               "--analyser", "search:candidates=8,beam=3,rollouts=2,turns=2", "-q"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wd = WebDriver(os.path.join(work, "profile-aim"), logs=True)
+    try:
+        url = server.stdout.readline().split()[4]
+        wd.s("POST", "/url", {"url": url})
+        wd.click('#in-aim option[value="monastery_4"]')
+        wd.click("#mode-practice")
+        wd.click("#btn-new")
+        wait_for(wd, "the aimed game", lambda: wd.attr("body", "data-phase") == "play")
+        if wd.attr("body", "data-aim") != "monastery_4":
+            fail("the game does not play for the goal chosen: %r" % wd.attr("body", "data-aim"))
+        wait_for(wd, "the aimed advice", lambda: wd.attr("body", "data-advice") == "ready")
+        if "chance of monastery_4" not in wd.text("#advice"):
+            fail("the advice does not say it values the goal's chance: %r" % wd.text("#advice"))
+        actions = int(wd.attr("body", "data-actions"))
+        wd.click('.ghost[data-rank="0"]')
+        wd.click("#btn-place")
+        wait_for(wd, "the aimed move", lambda: int(wd.attr("body", "data-actions")) == actions + 1)
+        if wd.attr("body", "data-phase") == "order":
+            wd.click("#btn-order")
+            wait_for(wd, "the order", lambda: wd.attr("body", "data-phase") != "order")
+        wd.click('#aim option[value="goals"]')
+        wait_for(wd, "the aim changed", lambda: wd.attr("body", "data-aim") == "goals")
+        wait_for(wd, "the advice for the goals", lambda: wd.attr("body", "data-advice") == "ready")
+        if "expected goals" not in wd.text("#advice"):
+            fail("the advice after the change does not value the goals: %r" % wd.text("#advice"))
+        errors = [e for e in wd.console() if e.get("level") == "SEVERE"]
+        if errors:
+            fail("console errors: %s" % errors)
+    finally:
+        wd.close()
+        server.terminate()
+        _, err = server.communicate(timeout=30)
+    refused = [l for l in err.splitlines() if "interrupted after" not in l]
+    if refused:
+        fail("the server refused requests of the aimed page:\n" + "\n".join(refused))
+    print("ok a goal chosen before the game and changed during it: the advice values it")
 
 
 if __name__ == "__main__":
