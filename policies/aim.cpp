@@ -34,6 +34,7 @@ inline constexpr double kRoadQ = 0.8, kCityQ = 0.7;         // per open edge
 inline constexpr double kMonasteryQ = 0.88;    // per empty cell around
 inline constexpr double kMonasteryNotLowest = 0.75;
 inline constexpr double kFutureMonastery = 0.15;  // per unseen monastery tile
+inline constexpr double kMergeChance = 0.4;  // two features facing across an empty cell join
 
 const FeatureGoal* feature_goal(Goal g) {
   for (const FeatureGoal& f : kFeatureGoals)
@@ -140,6 +141,45 @@ struct MonasteryChances {
   }
 };
 
+// Two unfinished roads (cities) holding figures that face each other across an empty cell:
+// a tile there joins them (if one fits: kMergeChance), into one feature with both colours'
+// figures, both sizes and one tile more, and the open edges of both less the two closed.
+// The goals of several colours are made so (a colour can put a meeple only on a free
+// segment), which no feature alone shows.
+double merged_chances(const State& s, const FeatureGoal& fg) {
+  double sum = 0;
+  for (int j = 0; j < s.open_count(); ++j) {
+    const OpenCell& oc = s.open_cell(j);
+    std::array<int, 4> roots{};
+    int n = 0;
+    for (int d = 0; d < 4; ++d) {
+      const int v = s.tile_near(step(oc.cell, d));
+      if (v < 0) continue;
+      const PlacedTile& t = s.tile(v);
+      const int sg = kOriented[t.type][t.rot].seg[opposite(d)];
+      if (sg < 0 || kTiles[t.type].segs[sg].kind != fg.kind) continue;
+      const int root = s.feature_of(v, sg);
+      const Feature& f = s.feature(root);
+      if (f.meeple_total == 0 || f.open == 0) continue;
+      bool seen = false;
+      for (int k = 0; k < n; ++k) seen |= roots[std::size_t(k)] == root;
+      if (!seen) roots[std::size_t(n++)] = root;
+    }
+    for (int a = 0; a < n; ++a)
+      for (int b = a + 1; b < n; ++b) {
+        const Feature& x = s.feature(roots[std::size_t(a)]);
+        const Feature& y = s.feature(roots[std::size_t(b)]);
+        std::array<std::uint8_t, kMaxColors> w{};
+        for (int c = 0; c < s.colors(); ++c) w[std::size_t(c)] = std::uint8_t(x.meeples[std::size_t(c)] + y.meeples[std::size_t(c)]);
+        const FeatureView joined{fg.kind, x.tiles + y.tiles + 1, x.pennants + y.pennants, std::max(0, x.open + y.open - 2),
+                                 std::uint8_t(s.feature_marks(roots[std::size_t(a)]) | s.feature_marks(roots[std::size_t(b)])),
+                                 w.data()};
+        sum += kMergeChance * feature_chance(fg, joined, s);
+      }
+  }
+  return sum;
+}
+
 double goal_chance_with(const State& s, Goal g, double h, const MonasteryChances& mon, double alive) {
   if (s.goals() & goal_bit(g)) return 1;
   if (const FeatureGoal* fg = feature_goal(g)) {
@@ -154,7 +194,7 @@ double goal_chance_with(const State& s, Goal g, double h, const MonasteryChances
         sum += feature_chance(*fg, board_view(s, root), s);
       }
     }
-    return alive * std::min(1.0, sum);
+    return alive * std::min(1.0, sum + merged_chances(s, *fg));
   }
   if (is_monastery_goal(g))
     return alive * monastery_count_chance(s.monasteries_scored(), monasteries_needed(g),
@@ -181,6 +221,9 @@ double survival(const State& s) {
 }
 
 }  // namespace
+
+double aim_points(const Aim& aim) { return aim.kind == Aim::Kind::goals ? kGoalsShare * kAimPoints : kAimPoints; }
+double aim_tie_break(const Aim& aim) { return aim.kind == Aim::Kind::goals ? kGoalsTieBreak : kAimTieBreak; }
 
 double goal_chance(const State& s, Goal g, double h) {
   MonasteryChances mon;
@@ -318,7 +361,7 @@ int AimedEvaluator::evaluate(const State& s, int type, std::span<const Placement
       seg = m.seg;
       w = (m.large && s.large_supply(c) > 0) || s.supply(c) == 0 ? 2 : 1;
     }
-    terms_[std::size_t(i)] = kAimPoints * x.change(s, seg, w);
+    terms_[std::size_t(i)] = aim_points(aim_) * x.change(s, seg, w);
     out[i].value += terms_[std::size_t(i)];
   }
   return n;

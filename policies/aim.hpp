@@ -42,10 +42,23 @@ namespace carc {
 // How much one goal's chance weighs against the heuristic's points when a rollout or the
 // root ranks moves under an aim (AimedEvaluator), and how much a point of the heuristic's
 // value weighs beside the aim's value at a rollout's end (it breaks ties, and it keeps the
-// meeple economy in view: at 0.002 aimed search starved itself of meeples; measured on
-// 8-game runs, docs/aim.md).
+// meeple economy in view: without the survival factor, at 0.002, aimed search starved
+// itself of meeples; 0.01 reached road_5_3c in 7 of 60 games where 0.03 did in 2, at
+// seed 31; docs/aim.md).
 inline constexpr double kAimPoints = 20;
-inline constexpr double kAimTieBreak = 0.03;
+inline constexpr double kAimTieBreak = 0.01;
+// Under `goals` the 14 goals share the points (each goal's chance weighs kGoalsShare of
+// kAimPoints) and the heuristic's value breaks ties more: the sum of 14 chances played
+// with the single goal's weights gave up 13 points of the result and reached fewer goals
+// than score play (60-game paired runs at seed 31: 5.5 against 5.7 goals per game; 7.3
+// with these).
+inline constexpr double kGoalsShare = 0.1;
+inline constexpr double kGoalsTieBreak = 0.2;
+
+// The weights of an aim: points per unit of chance in the aimed evaluation, and the
+// heuristic's weight per point beside the aim's value at a rollout's end.
+double aim_points(const Aim& aim);
+double aim_tie_break(const Aim& aim);
 
 // The aim's value of a position whose game is not over: the goals reached count 1 each,
 // the others their chance as above. `h`: the heuristic's value of the move that led here

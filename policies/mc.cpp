@@ -11,7 +11,7 @@
 //
 // Under an aim (docs/aim.md) the candidates are the aimed evaluation's best and a rollout's
 // value is the aim's outcome of the game it finishes (the goal reached or not, the goals
-// reached), with kAimTieBreak times its result; the rollout policies play as ever.
+// reached), with aim_tie_break times its result; the rollout policies play as ever.
 //
 // Rollout r uses the same re-deal for every candidate (common random numbers), so the
 // comparison between candidates is not drowned by the luck of the deal. Nothing is
@@ -69,7 +69,7 @@ class MonteCarlo final : public PlacementPolicy {
         for (int t = 0; t < head_ && !sim_.ended(); ++t) play_turn(sim_, head_env);
         play_to_end(sim_, env);
         const double v = aim_.is_score() ? double(sim_.result())
-                                         : aim_.outcome(sim_.goals(), sim_.result()) + kAimTieBreak * sim_.result();
+                                         : aim_.outcome(sim_.goals(), sim_.result()) + aim_tie_break(aim_) * sim_.result();
         if (i == 0) first = v;
         const double d = v - first;
         sum_[i] += d;

@@ -172,7 +172,7 @@ class Search final : public PlacementPolicy {
     } else {
       reported_ = aim_value(st, aim_, env.heuristic);
     }
-    return reported_ + kAimTieBreak * (env.heuristic - base_);
+    return reported_ + aim_tie_break(aim_) * (env.heuristic - base_);
   }
 
   // The rollouts' turns: the heuristic's best move, its value and whose it was kept.

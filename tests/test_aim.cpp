@@ -143,7 +143,7 @@ TEST_CASE("aim: the aimed evaluation's term follows the goal") {
 
 // Strength under an aim: mc at its defaults aimed at monastery_4 reaches it more often than
 // mc playing for the score, on the same deals (the paired difference of the goal's
-// indicator, its 95% CI above 0; about +10.6 points of rate +- 5.4 over these 160 games).
+// indicator, its 95% CI above 0; about +9.4 points of rate +- 5.2 over these 160 games).
 // The aimed candidates (the aimed evaluation's) and the aimed rollout values both count: a
 // model of the goal's chances that stops helping fails here. (search's aimed strength is
 // measured in results/goals.md: a cheap search's turns=3 rollouts show no difference here.)

@@ -54,9 +54,10 @@ int cmd_replay(const std::vector<std::string>& args) {
   PictureWriter picture_writer(pictures);
   auto placement = make_placement_policy(rc.placement_policy, rc.context);
   auto scoring = make_scoring_policy(rc.scoring_policy);
-  const nlohmann::json log =
+  nlohmann::json log =
       !from.empty() ? read_log_file(from, vm["game"].defaulted() ? std::nullopt : std::optional(spec.game))
                     : play_logged_game(spec, *placement, *scoring, rc.placement_policy, rc.scoring_policy);
+  if (from.empty() && !rc.context.aim.is_score()) log["config"]["aim"] = rc.context.aim.id();  // what the player played for
   // A log read from a file is checked by rebuilding its board (the pictures need the board
   // anyway): one line and exit 2 for a log that does not hold together.
   if (!from.empty()) (void)rebuild_board(log);

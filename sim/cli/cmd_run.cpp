@@ -31,8 +31,9 @@ void write_logs(AtomicFile& file, const RunConfig& rc, std::uint64_t n, const St
   if (!scoring) scoring = make_scoring_policy(rc.scoring_policy);
   for (std::uint64_t i = 0; i < n && !g_stop; ++i) {
     const GameSpec spec{rc.game_config(), rc.seed, rc.first_game + i, deal};
-    file.write(play_logged_game(spec, *placement, *scoring, rc.placement_policy,
-                                rc.scoring_policy).dump() + "\n");
+    nlohmann::json log = play_logged_game(spec, *placement, *scoring, rc.placement_policy, rc.scoring_policy);
+    if (!rc.context.aim.is_score()) log["config"]["aim"] = rc.context.aim.id();  // what the player played for
+    file.write(log.dump() + "\n");
   }
 }
 
