@@ -11,8 +11,14 @@ and the advice ranked first is always played. Then checks, and prints one line p
     printed precision, and a loss of 0.
 Exit status 0 when every deal passes, 1 otherwise.
 
-usage: scripts/advise_drive.py CARCSOLO [--seeds 1,2,3] [--colors 3] [--meeples 4]
+With --aim GOAL the advisor aims at the goal (docs/aim.md; a search analyser), and the last
+line counts the deals on which the person who always played the advice reached it. With
+--games N the deals are games 0..N-1 of the first seed (the deals `carcsolo run --seed S
+--games N` plays), and --no-analyse leaves out the analysis (the aim's rate is what counts).
+
+usage: scripts/advise_drive.py CARCSOLO [--seeds 1,2,3] [--games N] [--colors 3] [--meeples 4]
        [--analyser heuristic] [--rollouts 32] [--candidates 8] [--advice-seed 1]
+       [--aim GOAL] [--no-analyse]
 """
 import argparse
 import json
@@ -23,8 +29,8 @@ import tempfile
 import time
 
 
-def deal_of(carcsolo, seed, colors):
-    log = json.loads(subprocess.run([carcsolo, "replay", "--seed", str(seed), "--game", "0",
+def deal_of(carcsolo, seed, colors, game=0):
+    log = json.loads(subprocess.run([carcsolo, "replay", "--seed", str(seed), "--game", str(game),
                                      "--colors", str(colors)], check=True, capture_output=True,
                                     text=True).stdout)
     return ["".join(s) for s in log["stacks"]]
@@ -68,17 +74,22 @@ def main():
     ap.add_argument("--rollouts", type=int, default=32)
     ap.add_argument("--candidates", type=int, default=8)
     ap.add_argument("--advice-seed", type=int, default=1)
+    ap.add_argument("--games", type=int, default=0)
+    ap.add_argument("--aim", default="score")
+    ap.add_argument("--no-analyse", action="store_true")
     a = ap.parse_args()
     # A search analyser values by its own search: no rollouts or candidates of the rollout analysis.
     budget = [] if a.analyser.split(":")[0] == "search" else [
         "--rollouts", str(a.rollouts), "--candidates", str(a.candidates)]
     options = ["--colors", str(a.colors), "--meeples", str(a.meeples), "--analyser", a.analyser] + budget + [
-               "--seed", str(a.advice_seed), "-q"]
-    failed = 0
+               "--seed", str(a.advice_seed), "--aim", a.aim, "-q"]
+    seeds = [int(s) for s in a.seeds.split(",")]
+    deals = [(seeds[0], g) for g in range(a.games)] if a.games > 0 else [(s, 0) for s in seeds]
+    failed = reached = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for seed in [int(s) for s in a.seeds.split(",")]:
-            stacks = deal_of(a.carcsolo, seed, a.colors)
-            log_path = os.path.join(tmp, "advised-%d.jsonl" % seed)
+        for seed, game in deals:
+            stacks = deal_of(a.carcsolo, seed, a.colors, game)
+            log_path = os.path.join(tmp, "advised-%d-%d.jsonl" % (seed, game))
             t0 = time.monotonic()
             advice, last, taken = drive(a.carcsolo, stacks, options, log_path)
             seconds = time.monotonic() - t0
@@ -91,15 +102,18 @@ def main():
             drawn = ["".join(s) for s in log["stacks"]]
             if any(d[:n] != s[:n] for d, s, n in zip(drawn, stacks, taken)):
                 problems.append("the log's draws are not the deal's")
-            analysis = os.path.join(tmp, "analysis-%d.json" % seed)
-            subprocess.run([a.carcsolo, "analyse", log_path, "--placement", a.analyser] + budget +
-                           ["--seed", str(a.advice_seed), "--out", analysis, "-q"], check=True)
-            with open(analysis) as f:
-                decisions = json.load(f)["games"][0]["analysis"]
+            reached += a.aim in log["goals"]
+            decisions = advice  # --no-analyse: nothing to compare with
+            if not a.no_analyse:
+                analysis = os.path.join(tmp, "analysis-%d-%d.json" % (seed, game))
+                subprocess.run([a.carcsolo, "analyse", log_path, "--placement", a.analyser] + budget +
+                               ["--seed", str(a.advice_seed), "--aim", a.aim, "--out", analysis, "-q"], check=True)
+                with open(analysis) as f:
+                    decisions = json.load(f)["games"][0]["analysis"]
             if len(decisions) != len(advice):
                 problems.append("%d decisions analysed, %d advised" % (len(decisions), len(advice)))
-            agree = 0
-            for d, adv in zip(decisions, advice):
+            agree = len(advice) if a.no_analyse else 0
+            for d, adv in zip([] if a.no_analyse else decisions, advice):
                 played = d["moves"][d["played"]]
                 same = (d["played_rank"] == 0 and d["loss"] == 0 and
                         (played["x"], played["y"], played["rot"], played["meeple"]) == adv[:4] and
@@ -110,9 +124,11 @@ def main():
             if log["advisor"]["followed"] != log["advisor"]["decisions"]:
                 problems.append("the log says the advice was not always played")
             failed += bool(problems)
-            print("seed %d: %s; %d decisions, advice = analyse's best at %d, verify %s, %.1f s%s"
-                  % (seed, last, len(advice), agree, "ok" if v.returncode == 0 else "FAILED", seconds,
-                     "".join("; " + p for p in problems)))
+            print("%s: %s; %d decisions, advice = analyse's best at %d, verify %s, %.1f s%s"
+                  % ("seed %d game %d" % (seed, game) if a.games > 0 else "seed %d" % seed, last, len(advice), agree, "ok" if v.returncode == 0 else "FAILED", seconds,
+                     "".join("; " + p for p in problems)), flush=True)
+    if a.aim not in ("score", "goals"):
+        print("%s reached on %d of %d deals by always playing the advice" % (a.aim, reached, len(deals)))
     return 1 if failed else 0
 
 
