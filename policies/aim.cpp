@@ -268,6 +268,7 @@ struct AimedEvaluator::Scratch {
       if (is_monastery_goal(goal)) monastery_need[std::size_t(n_monastery++)] = monasteries_needed(goal);
     }
     at.cell = kNoCell;
+    nb.cell = -1;  // another State: the cells around are read again
     if (n_monastery == 0) return;
     mon.load(s);
     future = unseen_monasteries(s);
