@@ -83,3 +83,33 @@ TEST_CASE("every player on every tile set: legal moves, the engine's invariants 
   CHECK(played >= 4 * 2 * 2 * 5);
   CHECK(refused > 0);  // the learned value off the base game
 }
+
+// The aimed players (docs/aim.md) on every set: their aimed evaluation reads placements,
+// features and monasteries of every tile, and a rollout ends with final scoring.
+TEST_CASE("every aiming player on every tile set: legal moves, the engine's invariants hold") {
+  const auto scoring = make_scoring_policy("best");
+  int played = 0;
+  for (const char* set_name : {"base", "base+inns", "base+river", "base+inns+river"})
+    for (const bool large : {false, true})
+      for (const char* aim : {"goals", "road_5_3c", "monastery_4"}) {
+        const Config cfg{3, 4, sim::load_ruleset(set_name, large)};
+        PolicyContext context;
+        context.rules = cfg.rules;
+        context.aim = *parse_aim(aim);
+        for (const char* spec : {"search:candidates=6,beam=3,rollouts=2,turns=4", "mc:rollouts=1,candidates=2"}) {
+          CAPTURE(spec);
+          CAPTURE(set_name);
+          CAPTURE(large);
+          CAPTURE(aim);
+          Checked checked(make_placement_policy(spec, context));
+          const sim::GameOutcome o = sim::play_game({cfg, 23, std::uint64_t(played)}, checked, *scoring);
+          ++played;
+          CHECK(o.tiles_placed > 0);
+          CHECK(checked.illegal == 0);
+          CHECK(checked.bad_meeple == 0);
+          CHECK(checked.bad_large == 0);
+          if (!large) CHECK(checked.large == 0);
+        }
+      }
+  CHECK(played == 4 * 2 * 3 * 2);
+}
