@@ -55,29 +55,61 @@ struct FeatureView {
   const std::uint8_t* weights;  // per colour
 };
 
-// The chance that the feature becomes goal `fg` (exact when it is finished).
-double feature_chance(const FeatureGoal& fg, const FeatureView& f, const State& s) {
-  if (f.kind != fg.kind) return 0;
-  int most = 0;
-  for (int c = 0; c < s.colors(); ++c) most = std::max<int>(most, f.weights[c]);
-  if (most == 0) return 0;
+// What a feature's chance is read from, the same for every goal: its majority, its points
+// and the least it can be worth once finished.
+struct FeatureFacts {
+  SegKind kind;
+  int most, tied, points, least, open;
+  bool low;
+};
+
+FeatureFacts facts_of(const FeatureView& f, const State& s) {
+  FeatureFacts x{f.kind, 0, 0, 0, 0, f.open, false};
+  for (int c = 0; c < s.colors(); ++c) x.most = std::max<int>(x.most, f.weights[c]);
+  if (x.most == 0) return x;
   const int lowest = s.lowest_score();
-  int tied = 0;
-  bool low = false;
   for (int c = 0; c < s.colors(); ++c)
-    if (f.weights[c] == most) {
-      ++tied;
-      low |= s.score(c) == lowest;
+    if (f.weights[c] == x.most) {
+      ++x.tied;
+      x.low |= s.score(c) == lowest;
     }
-  const int points = feature_points(f.kind, f.tiles, f.pennants, f.marks);
-  if (f.open == 0) return tied >= fg.colors && low && points >= fg.lo && points <= fg.hi ? 1 : 0;
-  const int per_tile = feature_points(f.kind, f.tiles + 1, f.pennants, f.marks) - points;
-  const int least = points + per_tile * (f.kind == SegKind::road ? f.open : (f.open + 1) / 2);
-  if (least > fg.hi) return 0;
-  double p = least >= fg.lo ? 1 : std::exp(-(fg.lo - least) / (f.kind == SegKind::road ? kRoadGrowth : kCityGrowth));
-  if (tied < fg.colors) p *= std::pow(kColourStep, fg.colors - tied);
-  if (!low) p *= kNotLowest;
-  return p * std::pow(f.kind == SegKind::road ? kRoadQ : kCityQ, f.open);
+  x.points = feature_points(f.kind, f.tiles, f.pennants, f.marks);
+  const int per_tile = feature_points(f.kind, f.tiles + 1, f.pennants, f.marks) - x.points;
+  x.least = x.points + per_tile * (f.kind == SegKind::road ? f.open : (f.open + 1) / 2);
+  return x;
+}
+
+// The model's powers, read from tables (the values std::pow and std::exp give): q^k for
+// the open edges of roads and cities, e^(-k / growth) for the points short, kColourStep^k
+// for the colours missing, kMonasteryQ^k for a monastery's empty cells.
+struct Powers {
+  std::array<std::array<double, 256>, 2> open, short_by;
+  std::array<double, kMaxColors + 1> colour;
+  std::array<double, 9> monastery;
+};
+const Powers kPowers = [] {
+  Powers t{};
+  for (int k = 0; k < 256; ++k) {
+    t.open[0][std::size_t(k)] = std::pow(kRoadQ, k);
+    t.open[1][std::size_t(k)] = std::pow(kCityQ, k);
+    t.short_by[0][std::size_t(k)] = std::exp(-k / kRoadGrowth);
+    t.short_by[1][std::size_t(k)] = std::exp(-k / kCityGrowth);
+  }
+  for (int k = 0; k <= kMaxColors; ++k) t.colour[std::size_t(k)] = std::pow(kColourStep, k);
+  for (int k = 0; k <= 8; ++k) t.monastery[std::size_t(k)] = std::pow(kMonasteryQ, k);
+  return t;
+}();
+
+// The chance that the feature becomes goal `fg` (exact when it is finished).
+double feature_chance(const FeatureGoal& fg, const FeatureFacts& x) {
+  if (x.kind != fg.kind || x.most == 0) return 0;
+  if (x.open == 0) return x.tied >= fg.colors && x.low && x.points >= fg.lo && x.points <= fg.hi ? 1 : 0;
+  if (x.least > fg.hi) return 0;
+  const std::size_t kind = x.kind == SegKind::road ? 0 : 1;
+  double p = x.least >= fg.lo ? 1 : kPowers.short_by[kind][std::size_t(std::min(fg.lo - x.least, 255))];
+  if (x.tied < fg.colors) p *= kPowers.colour[std::size_t(fg.colors - x.tied)];
+  if (!x.low) p *= kNotLowest;
+  return p * kPowers.open[kind][std::size_t(std::min(x.open, 255))];
 }
 
 FeatureView board_view(const State& s, int root) {
@@ -93,7 +125,7 @@ double monastery_chance(const State& s, int open, const std::uint8_t* weights) {
       if (weights[c] > 0) return s.score(c) == s.lowest_score() ? 1 : 0;
     return 0;
   }
-  double p = std::pow(kMonasteryQ, open);
+  double p = kPowers.monastery[std::size_t(std::min(open, 8))];
   for (int c = 0; c < s.colors(); ++c)
     if (weights[c] > 0 && s.score(c) != s.lowest_score()) p *= kMonasteryNotLowest;
   return p;
@@ -141,13 +173,32 @@ struct MonasteryChances {
   }
 };
 
-// Two unfinished roads (cities) holding figures that face each other across an empty cell:
-// a tile there joins them (if one fits: kMergeChance), into one feature with both colours'
-// figures, both sizes and one tile more, and the open edges of both less the two closed.
-// The goals of several colours are made so (a colour can put a meeple only on a free
-// segment), which no feature alone shows.
-double merged_chances(const State& s, const FeatureGoal& fg) {
-  double sum = 0;
+// The feature goals' sums over a position, for the goals `which` (bit g: goal g): each
+// unfinished road or city holding figures adds its chance (`single`), and two such
+// features of the same kind that face each other across an empty cell add their merged
+// feature's chance times kMergeChance (`merged`): a tile there joins them into one feature
+// with both colours' figures, both sizes and one tile more, and the open edges of both less
+// the two closed. The goals of several colours are made so (a colour can put a meeple only
+// on a free segment), which no feature alone shows. Each feature's facts are read once.
+void feature_sums(const State& s, GoalMask which, std::array<double, kFeatureGoals.size()>& single,
+                  std::array<double, kFeatureGoals.size()>& merged) {
+  single.fill(0);
+  merged.fill(0);
+  const auto add = [&](const FeatureFacts& x, std::array<double, kFeatureGoals.size()>& to, double weight) {
+    for (std::size_t k = 0; k < kFeatureGoals.size(); ++k)
+      if ((which & goal_bit(kFeatureGoals[k].goal)) && kFeatureGoals[k].kind == x.kind)
+        to[k] += weight * feature_chance(kFeatureGoals[k], x);
+  };
+  for (int i = 0; i < s.tiles_on_board(); ++i) {
+    const TileDef& def = kTiles[s.tile(i).type];
+    for (int sg = 0; sg < def.nseg; ++sg) {
+      const int root = s.feature_of(i, sg);
+      if (root != i * kMaxSegs + sg || def.segs[sg].kind == SegKind::monastery) continue;
+      const Feature& f = s.feature(root);
+      if (f.open == 0 || f.meeple_total == 0) continue;
+      add(facts_of(board_view(s, root), s), single, 1.0);
+    }
+  }
   for (int j = 0; j < s.open_count(); ++j) {
     const OpenCell& oc = s.open_cell(j);
     std::array<int, 4> roots{};
@@ -157,7 +208,7 @@ double merged_chances(const State& s, const FeatureGoal& fg) {
       if (v < 0) continue;
       const PlacedTile& t = s.tile(v);
       const int sg = kOriented[t.type][t.rot].seg[opposite(d)];
-      if (sg < 0 || kTiles[t.type].segs[sg].kind != fg.kind) continue;
+      if (sg < 0 || kTiles[t.type].segs[sg].kind == SegKind::monastery) continue;
       const int root = s.feature_of(v, sg);
       const Feature& f = s.feature(root);
       if (f.meeple_total == 0 || f.open == 0) continue;
@@ -169,33 +220,30 @@ double merged_chances(const State& s, const FeatureGoal& fg) {
       for (int b = a + 1; b < n; ++b) {
         const Feature& x = s.feature(roots[std::size_t(a)]);
         const Feature& y = s.feature(roots[std::size_t(b)]);
+        if (x.kind != y.kind) continue;
         std::array<std::uint8_t, kMaxColors> w{};
         for (int c = 0; c < s.colors(); ++c) w[std::size_t(c)] = std::uint8_t(x.meeples[std::size_t(c)] + y.meeples[std::size_t(c)]);
-        const FeatureView joined{fg.kind, x.tiles + y.tiles + 1, x.pennants + y.pennants, std::max(0, x.open + y.open - 2),
+        const FeatureView joined{x.kind, x.tiles + y.tiles + 1, x.pennants + y.pennants, std::max(0, x.open + y.open - 2),
                                  std::uint8_t(s.feature_marks(roots[std::size_t(a)]) | s.feature_marks(roots[std::size_t(b)])),
                                  w.data()};
-        sum += kMergeChance * feature_chance(fg, joined, s);
+        add(facts_of(joined, s), merged, kMergeChance);
       }
   }
-  return sum;
 }
 
-double goal_chance_with(const State& s, Goal g, double h, const MonasteryChances& mon, double alive) {
+std::size_t feature_goal_index(Goal g) {
+  for (std::size_t k = 0; k < kFeatureGoals.size(); ++k)
+    if (kFeatureGoals[k].goal == g) return k;
+  return kFeatureGoals.size();
+}
+
+// Goal g's chance; a feature goal's from its sums (feature_sums over the goals asked).
+double goal_chance_with(const State& s, Goal g, double h, const MonasteryChances& mon, double alive,
+                        const std::array<double, kFeatureGoals.size()>& single,
+                        const std::array<double, kFeatureGoals.size()>& merged) {
   if (s.goals() & goal_bit(g)) return 1;
-  if (const FeatureGoal* fg = feature_goal(g)) {
-    double sum = 0;
-    for (int i = 0; i < s.tiles_on_board(); ++i) {
-      const TileDef& def = kTiles[s.tile(i).type];
-      for (int sg = 0; sg < def.nseg; ++sg) {
-        const int root = s.feature_of(i, sg);
-        if (root != i * kMaxSegs + sg || def.segs[sg].kind != fg->kind) continue;
-        const Feature& f = s.feature(root);
-        if (f.open == 0 || f.meeple_total == 0) continue;
-        sum += feature_chance(*fg, board_view(s, root), s);
-      }
-    }
-    return alive * std::min(1.0, sum + merged_chances(s, *fg));
-  }
+  if (const std::size_t k = feature_goal_index(g); k < kFeatureGoals.size())
+    return alive * std::min(1.0, single[k] + merged[k]);
   if (is_monastery_goal(g))
     return alive * monastery_count_chance(s.monasteries_scored(), monasteries_needed(g),
                                           {mon.p.data(), std::size_t(mon.n)}, unseen_monasteries(s));
@@ -228,7 +276,9 @@ double aim_tie_break(const Aim& aim) { return aim.kind == Aim::Kind::goals ? kGo
 double goal_chance(const State& s, Goal g, double h) {
   MonasteryChances mon;
   if (is_monastery_goal(g)) mon.load(s);
-  return goal_chance_with(s, g, h, mon, survival(s));
+  std::array<double, kFeatureGoals.size()> single{}, merged{};
+  if (feature_goal(g) && !(s.goals() & goal_bit(g))) feature_sums(s, goal_bit(g), single, merged);
+  return goal_chance_with(s, g, h, mon, survival(s), single, merged);
 }
 
 double aim_value(const State& s, const Aim& aim, double h) {
@@ -238,7 +288,9 @@ double aim_value(const State& s, const Aim& aim, double h) {
   mon.load(s);
   double v = 0;
   const double alive = survival(s);
-  for (int g = 0; g < kGoalCount; ++g) v += goal_chance_with(s, static_cast<Goal>(g), h, mon, alive);
+  std::array<double, kFeatureGoals.size()> single{}, merged{};
+  feature_sums(s, GoalMask(~s.goals()), single, merged);
+  for (int g = 0; g < kGoalCount; ++g) v += goal_chance_with(s, static_cast<Goal>(g), h, mon, alive, single, merged);
   return v;
 }
 
@@ -284,18 +336,30 @@ struct AimedEvaluator::Scratch {
     analyse_placement(s, type, p, nb, e);
     at = p;
     base = 0;
+    if (n_goals == 0) return;
+    // Each feature's facts once: after the placement, and of the board features it joins.
+    std::array<FeatureFacts, kMaxSegs> after{};
+    std::array<std::array<FeatureFacts, 4>, kMaxSegs> before{};
+    for (int i = 0; i < e.n_feats; ++i) {
+      const JoinedFeature& j = e.feats[std::size_t(i)];
+      if (j.kind == SegKind::monastery) continue;
+      after[std::size_t(i)] = facts_of({j.kind, j.tiles, j.pennants, j.open, j.marks, j.meeples.data()}, s);
+      for (int r = 0; r < j.n_roots; ++r) {
+        const int root = j.roots[std::size_t(r)];
+        before[std::size_t(i)][std::size_t(r)] =
+            s.feature(root).meeple_total > 0 ? facts_of(board_view(s, root), s) : FeatureFacts{j.kind, 0, 0, 0, 0, 0, false};
+      }
+    }
     for (int k = 0; k < n_goals; ++k) {
       const FeatureGoal& fg = *goals[std::size_t(k)];
       for (int i = 0; i < e.n_feats; ++i) {
         const JoinedFeature& j = e.feats[std::size_t(i)];
         if (j.kind != fg.kind) continue;
-        const double after = feature_chance(fg, {j.kind, j.tiles, j.pennants, j.open, j.marks, j.meeples.data()}, s);
-        joined[std::size_t(k)][std::size_t(i)] = after;
-        base += after;
-        for (int r = 0; r < j.n_roots; ++r) {
-          const int root = j.roots[std::size_t(r)];
-          if (s.feature(root).meeple_total > 0) base -= feature_chance(fg, board_view(s, root), s);
-        }
+        const double a = feature_chance(fg, after[std::size_t(i)]);
+        joined[std::size_t(k)][std::size_t(i)] = a;
+        base += a;
+        for (int r = 0; r < j.n_roots; ++r)
+          if (s.feature(j.roots[std::size_t(r)]).meeple_total > 0) base -= feature_chance(fg, before[std::size_t(i)][std::size_t(r)]);
       }
     }
   }
@@ -310,16 +374,17 @@ struct AimedEvaluator::Scratch {
       const JoinedFeature& j = e.feats[std::size_t(fi)];
       std::array<std::uint8_t, kMaxColors> weights = j.meeples;
       weights[std::size_t(c)] = std::uint8_t(weights[std::size_t(c)] + w);
+      const FeatureFacts x = facts_of({j.kind, j.tiles, j.pennants, j.open, j.marks, weights.data()}, s);
       for (int k = 0; k < n_goals; ++k) {
         const FeatureGoal& fg = *goals[std::size_t(k)];
         if (j.kind != fg.kind) continue;
-        d += feature_chance(fg, {j.kind, j.tiles, j.pennants, j.open, j.marks, weights.data()}, s) -
-             joined[std::size_t(k)][std::size_t(fi)];
+        d += feature_chance(fg, x) - joined[std::size_t(k)][std::size_t(fi)];
       }
     }
-    if (n_monastery == 0) return d;
     // The monasteries around lose empty cells (or finish); a meeple on the tile's own
-    // monastery adds one.
+    // monastery adds one. Neither: their chances stay as they were.
+    const bool own = fi >= 0 && e.feats[std::size_t(fi)].kind == SegKind::monastery;
+    if (n_monastery == 0 || (nb.n_near == 0 && !own)) return d;
     MonasteryChances m = mon;
     for (int i = 0; i < nb.n_near; ++i) {
       const NearMonastery& near = nb.near[std::size_t(i)];
@@ -328,7 +393,7 @@ struct AimedEvaluator::Scratch {
           m.p[std::size_t(k)] = monastery_chance(s, near.open_after, s.feature(near.root).meeples.data());
     }
     int n = m.n;
-    if (fi >= 0 && e.feats[std::size_t(fi)].kind == SegKind::monastery) {
+    if (own) {
       std::array<std::uint8_t, kMaxColors> weights{};
       weights[std::size_t(c)] = std::uint8_t(w);
       m.p[std::size_t(n++)] = monastery_chance(s, e.feats[std::size_t(fi)].open, weights.data());
