@@ -52,7 +52,7 @@ TEST_CASE("aim: every id parses back to itself, and a finished game's outcome is
   CHECK(Aim::all_goals().outcome(reached, 47) == 2);
 }
 
-TEST_CASE("aim: only the look-ahead players aim; search's learned value refuses") {
+TEST_CASE("aim: only the look-ahead players aim, and search with the learned value refuses") {
   for (const char* spec : {"random", "greedy", "heuristic", "value"})
     CHECK_THROWS_AS(make_placement_policy(spec, aiming("road_10_3c")), std::invalid_argument);
   CHECK_THROWS_AS(make_placement_policy("search:leaf=1", aiming("goals")), std::invalid_argument);
