@@ -13,8 +13,10 @@
 //     bound (road_5_3c, city_8_10_3c: it only grows) and is short of the lower bound by
 //     some points (each kGrowthScale points a factor e);
 //   - its finishing: q per open edge (roads 0.8, cities 0.7).
-// The goal's chance is the sum over the features, at most 1. A finished feature is the
-// goal or not, exactly as the rules score it.
+// Two such features of one kind facing each other across an empty cell add their merged
+// feature's chance times 0.4 (three colours share a road only when roads join). The
+// goal's chance is the sum, at most 1. A finished feature is the goal or not, exactly as
+// the rules score it.
 // monastery_3 and monastery_4: the chance that the monasteries scored, the unfinished
 // ones holding a meeple (each finishes with 0.88 per empty cell around it, times 0.75
 // when its colour is not the lowest) and the unseen monastery tiles (each 0.15) reach

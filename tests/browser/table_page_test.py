@@ -193,6 +193,17 @@ def play(carcsolo, url, stacks, work):
              len(analysis["games"][0]["analysis"])))
 
 
+def play_advised(wd, what):
+    """Plays the advice's best move (its ghost tile) and the scoring order if one is asked."""
+    actions = int(wd.attr("body", "data-actions"))
+    wd.click('.ghost[data-rank="0"]')
+    wd.click("#btn-place")
+    wait_for(wd, what, lambda: int(wd.attr("body", "data-actions")) == actions + 1)
+    if wd.attr("body", "data-phase") == "order":
+        wd.click("#btn-order")
+        wait_for(wd, "the order", lambda: wd.attr("body", "data-phase") != "order")
+
+
 def practice(wd):
     """The same page deals a game for practice: a few moves on the advice, no tile to tell."""
     wd.click("#mode-practice")
@@ -202,13 +213,7 @@ def practice(wd):
         fail("the practice game's header says %r" % wd.text("#meta"))
     for move in range(3):
         wait_for(wd, "the advice", lambda: wd.attr("body", "data-advice") == "ready")
-        actions = int(wd.attr("body", "data-actions"))
-        wd.click('.ghost[data-rank="0"]')
-        wd.click("#btn-place")
-        wait_for(wd, "the practice move", lambda: int(wd.attr("body", "data-actions")) == actions + 1)
-        if wd.attr("body", "data-phase") == "order":
-            wd.click("#btn-order")
-            wait_for(wd, "the order", lambda: wd.attr("body", "data-phase") != "order")
+        play_advised(wd, "the practice move")
         if wd.attr("body", "data-phase") != "play" or wd.elements(".pick:not([disabled])") and \
                 wd.attr("#draw-panel", "class") != "hidden":
             fail("a practice game asked for a draw")
@@ -278,13 +283,7 @@ def aimed(carcsolo, work):
         wait_for(wd, "the aimed advice", lambda: wd.attr("body", "data-advice") == "ready")
         if "chance of monastery_4" not in wd.text("#advice"):
             fail("the advice does not say it values the goal's chance: %r" % wd.text("#advice"))
-        actions = int(wd.attr("body", "data-actions"))
-        wd.click('.ghost[data-rank="0"]')
-        wd.click("#btn-place")
-        wait_for(wd, "the aimed move", lambda: int(wd.attr("body", "data-actions")) == actions + 1)
-        if wd.attr("body", "data-phase") == "order":
-            wd.click("#btn-order")
-            wait_for(wd, "the order", lambda: wd.attr("body", "data-phase") != "order")
+        play_advised(wd, "the aimed move")
         wd.click('#aim option[value="goals"]')
         wait_for(wd, "the aim changed", lambda: wd.attr("body", "data-aim") == "goals")
         wait_for(wd, "the advice for the goals", lambda: wd.attr("body", "data-advice") == "ready")
