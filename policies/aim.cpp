@@ -63,11 +63,10 @@ struct FeatureFacts {
   bool low;
 };
 
-FeatureFacts facts_of(const FeatureView& f, const State& s) {
+FeatureFacts facts_of(const FeatureView& f, const State& s, int lowest) {
   FeatureFacts x{f.kind, 0, 0, 0, 0, f.open, false};
   for (int c = 0; c < s.colors(); ++c) x.most = std::max<int>(x.most, f.weights[c]);
   if (x.most == 0) return x;
-  const int lowest = s.lowest_score();
   for (int c = 0; c < s.colors(); ++c)
     if (f.weights[c] == x.most) {
       ++x.tied;
@@ -78,6 +77,8 @@ FeatureFacts facts_of(const FeatureView& f, const State& s) {
   x.least = x.points + per_tile * (f.kind == SegKind::road ? f.open : (f.open + 1) / 2);
   return x;
 }
+
+FeatureFacts facts_of(const FeatureView& f, const State& s) { return facts_of(f, s, s.lowest_score()); }
 
 // The model's powers, read from tables (the values std::pow and std::exp give): q^k for
 // the open edges of roads and cities, e^(-k / growth) for the points short, kColourStep^k
@@ -308,9 +309,11 @@ struct AimedEvaluator::Scratch {
   PlacementEffect e;
   Placement at{kNoCell, 0, 0, 0};
   double base = 0;  // the placement's change without the meeple
+  int lowest = 0;   // the lowest score of the position
   std::array<std::array<double, kMaxSegs>, kFeatureGoals.size()> joined{};  // per goal, per feature: chance after
 
   void begin(const State& s, const Aim& aim) {
+    lowest = s.lowest_score();
     n_goals = 0;
     n_monastery = 0;
     for (int g = 0; g < kGoalCount; ++g) {
@@ -338,16 +341,17 @@ struct AimedEvaluator::Scratch {
     base = 0;
     if (n_goals == 0) return;
     // Each feature's facts once: after the placement, and of the board features it joins.
-    std::array<FeatureFacts, kMaxSegs> after{};
-    std::array<std::array<FeatureFacts, 4>, kMaxSegs> before{};
+    // Not zeroed (this runs per placement): an entry is read only where it was written.
+    std::array<FeatureFacts, kMaxSegs> after;
+    std::array<std::array<FeatureFacts, 4>, kMaxSegs> before;
     for (int i = 0; i < e.n_feats; ++i) {
       const JoinedFeature& j = e.feats[std::size_t(i)];
       if (j.kind == SegKind::monastery) continue;
-      after[std::size_t(i)] = facts_of({j.kind, j.tiles, j.pennants, j.open, j.marks, j.meeples.data()}, s);
+      after[std::size_t(i)] = facts_of({j.kind, j.tiles, j.pennants, j.open, j.marks, j.meeples.data()}, s, lowest);
       for (int r = 0; r < j.n_roots; ++r) {
         const int root = j.roots[std::size_t(r)];
         before[std::size_t(i)][std::size_t(r)] =
-            s.feature(root).meeple_total > 0 ? facts_of(board_view(s, root), s) : FeatureFacts{j.kind, 0, 0, 0, 0, 0, false};
+            s.feature(root).meeple_total > 0 ? facts_of(board_view(s, root), s, lowest) : FeatureFacts{j.kind, 0, 0, 0, 0, 0, false};
       }
     }
     for (int k = 0; k < n_goals; ++k) {
@@ -374,7 +378,7 @@ struct AimedEvaluator::Scratch {
       const JoinedFeature& j = e.feats[std::size_t(fi)];
       std::array<std::uint8_t, kMaxColors> weights = j.meeples;
       weights[std::size_t(c)] = std::uint8_t(weights[std::size_t(c)] + w);
-      const FeatureFacts x = facts_of({j.kind, j.tiles, j.pennants, j.open, j.marks, weights.data()}, s);
+      const FeatureFacts x = facts_of({j.kind, j.tiles, j.pennants, j.open, j.marks, weights.data()}, s, lowest);
       for (int k = 0; k < n_goals; ++k) {
         const FeatureGoal& fg = *goals[std::size_t(k)];
         if (j.kind != fg.kind) continue;
