@@ -167,6 +167,9 @@ TEST_CASE("aim: the command line records the aim, replays it, refuses what canno
   CHECK(bad.status == 2);
   CHECK(bad.err.find("cannot aim") != std::string::npos);
   CHECK(std::count(bad.err.begin(), bad.err.end(), '\n') == 1);
+  const auto tune = run_carcsolo({"tune", "--placement", "search", "--aim", "road_10", "--param", "beam=2..10"}, d.path());
+  CHECK(tune.status == 2);  // tune maximises the mean result
+  CHECK(tune.err.find("--aim road_10 is not taken") != std::string::npos);
   const auto unknown = run_carcsolo({"run", "--placement", "search", "--aim", "road_11", "--games", "2"}, d.path());
   CHECK(unknown.status == 2);
   CHECK(unknown.err.find("unknown aim") != std::string::npos);

@@ -61,6 +61,8 @@ int cmd_tune(const Args& args, Embedding* embed) {
   if (method != "spsa") throw UsageError("--method must be spsa (got '" + method + "')");
   TuneOptions opt;
   opt.base = g.resolve();
+  if (!opt.base.context.aim.is_score())  // its objective is the mean result
+    throw UsageError("tune maximises the mean result: --aim " + opt.base.context.aim.id() + " is not taken");
   const TuneSpace space(opt.base.placement_policy, param);
   opt.budget = parse_count("budget", budget, 2, UINT64_MAX / 8);
   opt.batch = parse_count("batch", batch, 1, 1000000);
