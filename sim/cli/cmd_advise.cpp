@@ -446,6 +446,7 @@ int cmd_advise(const Args& args) {
                       {"candidates", by_search ? 0 : opt.candidates},
                       {"seed", opt.seed}, {"decisions", session.decisions()}, {"followed", session.followed()}};
     doc["advisor"]["value_net"] = {{"hash", rc.value_net_hash}, {"source", rc.value_net_source}};
+    if (!rc.context.aim.is_score()) doc["advisor"]["aim"] = rc.context.aim.id();  // what the advice played for
     output.write(doc.dump() + "\n");
     output.commit();
     if (end != Session::End::over) kept = "the game so far (unfinished) written to " + log;

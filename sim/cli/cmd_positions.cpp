@@ -55,6 +55,7 @@ Header header(const PositionsRequest& req, const RunConfig& rc, std::uint64_t ga
     config["mix"] = nullptr;
   }
   config["value_net"] = {{"hash", rc.value_net_hash}, {"source", rc.value_net_source}};
+  if (!rc.context.aim.is_score()) config["aim"] = rc.context.aim.id();  // what the player played for
   return {{"format", "carcassonne-solo-positions/1"},
           {"config", config},
           {"rows", rows},
