@@ -36,10 +36,16 @@ inline constexpr double kMonasteryNotLowest = 0.75;
 inline constexpr double kFutureMonastery = 0.15;  // per unseen monastery tile
 inline constexpr double kMergeChance = 0.4;  // two features facing across an empty cell join
 
+// Goal g's index in kFeatureGoals (its size: not a feature goal), and its entry (null).
+std::size_t feature_goal_index(Goal g) {
+  for (std::size_t k = 0; k < kFeatureGoals.size(); ++k)
+    if (kFeatureGoals[k].goal == g) return k;
+  return kFeatureGoals.size();
+}
+
 const FeatureGoal* feature_goal(Goal g) {
-  for (const FeatureGoal& f : kFeatureGoals)
-    if (f.goal == g) return &f;
-  return nullptr;
+  const std::size_t k = feature_goal_index(g);
+  return k < kFeatureGoals.size() ? &kFeatureGoals[k] : nullptr;
 }
 
 bool is_monastery_goal(Goal g) { return g == Goal::monastery_3 || g == Goal::monastery_4; }
@@ -230,12 +236,6 @@ void feature_sums(const State& s, GoalMask which, std::array<double, kFeatureGoa
         add(facts_of(joined, s), merged, kMergeChance);
       }
   }
-}
-
-std::size_t feature_goal_index(Goal g) {
-  for (std::size_t k = 0; k < kFeatureGoals.size(); ++k)
-    if (kFeatureGoals[k].goal == g) return k;
-  return kFeatureGoals.size();
 }
 
 // Goal g's chance; a feature goal's from its sums (feature_sums over the goals asked).

@@ -160,9 +160,7 @@ def play(carcsolo, url, stacks, work):
         if set(files) != {"carcsolo-game.json", "carcsolo-analysis.json"}:
             fail("downloaded %s, not the log and the analysis" % sorted(os.listdir(downloads)))
         practice(wd)
-        errors = [e for e in wd.console() if e.get("level") == "SEVERE"]
-        if errors:
-            fail("console errors: %s" % errors)
+        no_console_errors(wd)
     finally:
         wd.close()
     with open(files["carcsolo-game.json"]) as f:
@@ -191,6 +189,12 @@ def play(carcsolo, url, stacks, work):
           "the log verified, the analysis has %d decisions"
           % (draws, decisions, "scoring reordered" if reordered else "no order to choose", drawn, log["result"],
              len(analysis["games"][0]["analysis"])))
+
+
+def no_console_errors(wd):
+    errors = [e for e in wd.console() if e.get("level") == "SEVERE"]
+    if errors:
+        fail("console errors: %s" % errors)
 
 
 def play_advised(wd, what):
@@ -254,9 +258,7 @@ def expansions(carcsolo, work):
         wait_for(wd, "the move", lambda: int(wd.attr("body", "data-actions")) == actions + 1)
         if "large" in wd.text("#supply-0"):
             fail("the large meeple is still in colour 0's supply: %r" % wd.text("#supply-0"))
-        errors = [e for e in wd.console() if e.get("level") == "SEVERE"]
-        if errors:
-            fail("console errors: %s" % errors)
+        no_console_errors(wd)
     finally:
         wd.close()
         server.terminate()
@@ -289,9 +291,7 @@ def aimed(carcsolo, work):
         wait_for(wd, "the advice for the goals", lambda: wd.attr("body", "data-advice") == "ready")
         if "expected goals" not in wd.text("#advice"):
             fail("the advice after the change does not value the goals: %r" % wd.text("#advice"))
-        errors = [e for e in wd.console() if e.get("level") == "SEVERE"]
-        if errors:
-            fail("console errors: %s" % errors)
+        no_console_errors(wd)
     finally:
         wd.close()
         server.terminate()
