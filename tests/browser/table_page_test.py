@@ -6,14 +6,19 @@
 A whole game at the table played by clicks through chromedriver: the tiles of a known deal
 (`carcsolo replay`'s seed 7, game 17) clicked as they are drawn; each move the advice's
 best ghost, but every fourth a legal cell that no ghost covers, turned once; the scoring
-order changed when several features complete; one move undone and played again. The log
-and its analysis downloaded: `carcsolo verify` accepts the log, whose stacks begin with
-the tiles clicked and whose result is the one shown. Then a few moves of a dealt practice
-game on the same page, and a practice game whose goal is chosen before it and changed
-during it (docs/aim.md). The browser console must stay
-free of errors, and the server must refuse no request of the page. SHOT=FILE.png saves a
-screenshot at the 12th move. Exit status 77 (skipped) when
-Chromium or chromedriver is missing.
+order changed when several features complete; one move undone and played again; the page
+reloaded after ten turns (leaving asks first; the same game comes back). The log and its
+analysis downloaded: `carcsolo verify` accepts the log, whose stacks begin with the tiles
+clicked and whose result is the one shown. Then a few moves of a dealt practice game on the
+same page; the river of base+inns+river laid by clicks (the picker's river tiles alone and
+in order, the lake last and drawn as a lake; then the land tiles in natural order); a
+practice game whose goal is chosen before it and changed during it (docs/aim.md); a game
+kept by the page (reopened, resumed after a server restart from the log the page kept, and
+from a log file chosen and dropped; an undo says what it took back); and the advice's
+markers on a decision where two advised moves share a cell (every advised move chosen by
+clicks; no label meets another or a meeple). The browser console must stay free of errors,
+and the server must refuse no request of the page. SHOT=FILE.png saves a screenshot at the
+12th move. Exit status 77 (skipped) when Chromium or chromedriver is missing.
 """
 import base64
 import json
@@ -26,18 +31,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from replay_page_test import SKIP, WebDriver, fail  # noqa: E402  (the same driver as the replay page's)
+from table_page_advice import markers  # noqa: E402
+from table_page_driver import execute, leaving_asks, no_console_errors, play_advised, wait_for  # noqa: E402
+from table_page_kept import kept  # noqa: E402
 
 COLORS, MEEPLES, SEED, GAME = 3, 4, 7, 17
+RELOAD_AFTER = 10  # turns played before the page is reloaded
 DEADLINE = 600  # seconds for the whole game
-
-
-def wait_for(wd, what, cond, timeout=60):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if wd.attr("body", "data-busy") == "0" and cond():
-            return
-        time.sleep(0.05)
-    fail("waited %d s for %s (phase %s)" % (timeout, what, wd.attr("body", "data-phase")))
 
 
 def main():
@@ -78,6 +78,8 @@ def main():
             fail("the server refused requests of the page:\n" + "\n".join(refused))
         expansions(carcsolo, work)
         aimed(carcsolo, work)
+        kept(carcsolo, work)
+        markers(carcsolo, work)
     print("all checks passed")
     return 0
 
@@ -94,13 +96,17 @@ def play(carcsolo, url, stacks, work):
             fail("the page did not finish its script")
         wd.click("#btn-new")  # 3 colours and 4 meeples are the page's defaults, at the table
         wait_for(wd, "the new game", lambda: wd.attr("body", "data-phase") == "draw")
-        start, decisions, draws, undone, reordered = time.monotonic(), 0, 0, False, False
+        start, decisions, draws, undone, reordered, reloaded = time.monotonic(), 0, 0, False, False, None
+        game = wd.attr("body", "data-game")
         while True:
             if time.monotonic() - start > DEADLINE:
                 fail("the game took more than %d s" % DEADLINE)
             phase = wd.attr("body", "data-phase")
             if phase == "over":
                 break
+            if not reloaded and int(wd.attr("body", "data-turn")) > RELOAD_AFTER:
+                reloaded = reload(wd, game)
+                continue
             if phase == "draw":
                 c = int(wd.attr("body", "data-to-move"))
                 tile = stacks[c].pop(0)
@@ -149,6 +155,10 @@ def play(carcsolo, url, stacks, work):
                 fail("unknown phase %r" % phase)
         if not undone:
             fail("no move was undone")
+        if not reloaded:
+            fail("the page was never reloaded")
+        if wd.attr("body", "data-game") != game or not wd.attr("#dl-log", "href").endswith("/api/log?id=" + game):
+            fail("the game finished is not the game begun (%s)" % game)
         shown = wd.text("#final")
         wd.click("#dl-log")
         wd.click("#dl-analysis")
@@ -189,23 +199,29 @@ def play(carcsolo, url, stacks, work):
           "the log verified, the analysis has %d decisions"
           % (draws, decisions, "scoring reordered" if reordered else "no order to choose", drawn, log["result"],
              len(analysis["games"][0]["analysis"])))
+    print("ok %s; the game finished after it is the same game (id %s), its log verified" % (reloaded, game))
 
 
-def no_console_errors(wd):
-    errors = [e for e in wd.console() if e.get("level") == "SEVERE"]
-    if errors:
-        fail("console errors: %s" % errors)
+def where(wd):
+    return tuple(wd.attr("body", k) for k in ("data-game", "data-phase", "data-turn", "data-actions"))
 
 
-def play_advised(wd, what):
-    """Plays the advice's best move (its ghost tile) and the scoring order if one is asked."""
-    actions = int(wd.attr("body", "data-actions"))
-    wd.click('.ghost[data-rank="0"]')
-    wd.click("#btn-place")
-    wait_for(wd, what, lambda: int(wd.attr("body", "data-actions")) == actions + 1)
-    if wd.attr("body", "data-phase") == "order":
-        wd.click("#btn-order")
-        wait_for(wd, "the order", lambda: wd.attr("body", "data-phase") != "order")
+def reload(wd, game):
+    """Reloads the page in the middle of the game: leaving asks first, and the page comes back
+    to the same game (the id in the address) at the same turn, phase and actions."""
+    wait_for(wd, "the log kept", lambda: wd.attr("body", "data-kept") == wd.attr("body", "data-actions"))
+    before = where(wd)
+    if not leaving_asks(wd):
+        fail("leaving the page in the middle of the game does not ask first")
+    url = execute(wd, "return location.href;")
+    if not url.endswith("?game=" + game):
+        fail("the address %r does not name the game %s" % (url, game))
+    wd.s("POST", "/refresh", {})
+    wait_for(wd, "the reloaded page", lambda: wd.attr("body", "data-ready") == "1" and wd.attr("body", "data-phase") is not None)
+    after = where(wd)
+    if after != before:
+        fail("after the reload the page shows (game, phase, turn, actions) %s, before it %s" % (after, before))
+    return "reloaded at turn %s (%s actions): the same game, phase and turn" % (before[2], before[3])
 
 
 def practice(wd):
@@ -224,46 +240,81 @@ def practice(wd):
     print("ok the practice game: 3 moves on the advice, its tiles dealt")
 
 
+def picks(wd):
+    return execute(wd, "return [...document.querySelectorAll('.pick')].map((b) => [b.dataset.tile, "
+                       "b.querySelector('.name').textContent, b.disabled]);")
+
+
 def expansions(carcsolo, work):
-    """A server of base+river with the large meeple: the page names the set, asks for the river
-    stack's tiles, offers the large meeple and places it (the scoreboard says it left the supply)."""
-    server = subprocess.Popen([carcsolo, "serve", "--port", "0", "--tileset", "base+river", "--large-meeple",
+    """A server of base+inns+river with the large meeple: the page names the set; while the
+    river is laid the picker offers the river tiles only, in order, the lake only as the last;
+    the large meeple is offered and placed (the scoreboard says it left the supply); the lake is
+    drawn as a lake; after the river the picker lists the land tiles in natural order
+    (A..X, I1..I17), each with its name."""
+    server = subprocess.Popen([carcsolo, "serve", "--port", "0", "--tileset", "base+inns+river", "--large-meeple",
                                "--analyser", "heuristic", "--rollouts", "2", "--candidates", "4", "-q"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     wd = WebDriver(os.path.join(work, "profile-expansions"), logs=True)
+    river = ["R%d" % i for i in range(1, 10)]
+    land = [chr(c) for c in range(ord("A"), ord("X") + 1)] + ["I%d" % i for i in range(1, 18)]
     try:
         url = server.stdout.readline().split()[4]
         wd.s("POST", "/url", {"url": url})
         wd.click("#btn-new")  # at the table: the river first
         wait_for(wd, "the new game", lambda: wd.attr("body", "data-phase") == "draw")
-        if "base+river · large meeple" not in wd.text("#meta") or "river stack" not in wd.text("#status"):
+        if "base+inns+river · large meeple" not in wd.text("#meta") or "river stack" not in wd.text("#status"):
             fail("the page does not say the set or the river: %r, %r" % (wd.text("#meta"), wd.text("#status")))
-        if wd.elements('.pick[data-tile="V"]') and wd.attr('.pick[data-tile="R1"]', "data-tile") != "R1":
-            fail("no river tile to click")
-        actions = wd.attr("body", "data-actions")
-        wd.click('.pick[data-tile="R1"]')
-        wait_for(wd, "the draw of R1", lambda: wd.attr("body", "data-actions") != actions)
-        wait_for(wd, "the advice", lambda: wd.attr("body", "data-advice") == "ready")
-        if "large" not in wd.text("#supply-0"):
-            fail("the scoreboard does not show colour 0's large meeple: %r" % wd.text("#supply-0"))
-        wd.click('.ghost[data-rank="0"]')
-        large = wd.elements('.meeple-opt[data-large="1"]')
-        if not large:
-            fail("no large-meeple option is offered")
-        wd.s("POST", "/element/%s/click" % large[0], {})
-        if "large meeple on" not in wd.text("#move-text"):
-            fail("the chosen move does not say large meeple: %r" % wd.text("#move-text"))
-        actions = int(wd.attr("body", "data-actions"))
-        wd.click("#btn-place")
-        wait_for(wd, "the move", lambda: int(wd.attr("body", "data-actions")) == actions + 1)
-        if "large" in wd.text("#supply-0"):
-            fail("the large meeple is still in colour 0's supply: %r" % wd.text("#supply-0"))
+        laid, lake_offered = [], None
+        while wd.attr("body", "data-phase") != "over" and "river stack" in wd.text("#status"):
+            if wd.attr("body", "data-phase") == "order":
+                wd.click("#btn-order")
+                wait_for(wd, "the order", lambda: wd.attr("body", "data-phase") != "order")
+                continue
+            offered = picks(wd)
+            names = [t for t, _, _ in offered]
+            if any(t not in river or t != name or off for t, name, off in offered) or \
+                    names != sorted(names, key=river.index):
+                fail("while the river is laid the picker offers %s" % offered)
+            if "R9" in names:
+                lake_offered = names
+            tile = "R1" if not laid else names[0]
+            actions = wd.attr("body", "data-actions")
+            wd.click('.pick[data-tile="%s"]' % tile)
+            wait_for(wd, "the draw of " + tile, lambda: wd.attr("body", "data-actions") != actions)
+            laid.append(tile)
+            wait_for(wd, "the advice", lambda: wd.attr("body", "data-advice") == "ready")
+            wd.click('.ghost[data-rank="0"]')
+            if len(laid) == 1:
+                if "large" not in wd.text("#supply-0"):
+                    fail("the scoreboard does not show colour 0's large meeple: %r" % wd.text("#supply-0"))
+                large = wd.elements('.meeple-opt[data-large="1"]')
+                if not large:
+                    fail("no large-meeple option is offered")
+                wd.s("POST", "/element/%s/click" % large[0], {})
+                if "large meeple on" not in wd.text("#move-text"):
+                    fail("the chosen move does not say large meeple: %r" % wd.text("#move-text"))
+            actions = int(wd.attr("body", "data-actions"))
+            wd.click("#btn-place")
+            wait_for(wd, "the move", lambda: int(wd.attr("body", "data-actions")) == actions + 1)
+            if len(laid) == 1 and "large" in wd.text("#supply-0"):
+                fail("the large meeple is still in colour 0's supply: %r" % wd.text("#supply-0"))
+        if lake_offered != ["R9"] or laid[-1] != "R9":
+            fail("the lake was offered among %s, laid %s" % (lake_offered, laid))
+        if not wd.elements('#tiles .tile[data-tile="R9"] .lake'):
+            fail("the lake on the board is not drawn as a lake")
+        while wd.attr("body", "data-phase") == "order":
+            wd.click("#btn-order")
+            wait_for(wd, "the order", lambda: wd.attr("body", "data-phase") != "order")
+        offered = picks(wd)
+        if [t for t, _, _ in offered] != land or any(t != name for t, name, _ in offered):
+            fail("after the river the picker offers %s" % [t for t, _, _ in offered])
         no_console_errors(wd)
     finally:
         wd.close()
         server.terminate()
         server.wait(timeout=30)
-    print("ok base+river with the large meeple: the river drawn first, the large meeple offered and placed")
+    print("ok base+inns+river with the large meeple: the river offered alone and in order (%s), the lake last and "
+          "drawn as a lake, the large meeple placed; then the land tiles A..X, I1..I17 in order, named" % " ".join(laid))
 
 
 def aimed(carcsolo, work):
