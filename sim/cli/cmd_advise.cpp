@@ -35,6 +35,7 @@
 #include "sim/driver/stepper.hpp"
 #include "sim/render/svg.hpp"
 #include "sim/render/text.hpp"
+#include "sim/serve/table_game.hpp"
 
 namespace carc::sim {
 namespace {
@@ -101,31 +102,22 @@ std::string lower(std::string t) {
   return t;
 }
 
-// What was typed and taken, in order: the game is these actions replayed (undo drops the
-// last and replays the rest; the scoring stream is seeded, so the game is the same).
-struct Action {
-  int type = kNoType;      // a draw: the tile drawn
-  Move move = Move::none();  // a move (type kNoType)
-  bool followed = false;   // the move was the advice ranked first
-};
-
 class Session {
  public:
   enum class End { over, quit, input_ended, interrupted, refused };
 
-  Session(const Config& cfg, const AdviceOptions& opt, Advisor& advisor, int k, bool retry, std::istream& in,
-          std::ostream& out)
-      : cfg_(cfg), opt_(opt), advisor_(advisor), k_(k), retry_(retry), in_(in), out_(out) {
-    rebuild();
-  }
+  // The game, its undo and its log are the table's (sim/serve/table_game.hpp, shared with
+  // the table page); the session reads lines and writes the protocol.
+  Session(TableGame& table, int k, bool retry, std::istream& in, std::ostream& out)
+      : table_(table), k_(k), retry_(retry), in_(in), out_(out) {}
 
   // Plays the game until it is over, `quit` is typed, the input ends, a signal comes, or
   // (without retry) a line is refused (refusal() says why).
   End play() {
     bool ask = true;
-    while (!g_->over()) {
+    while (!game().over()) {
       if (g_signalled) return End::interrupted;
-      const bool drawing = g_->needs_draw();
+      const bool drawing = game().needs_draw();
       if (!drawing && !advised_) {
         advise();
         if (g_signalled) return End::interrupted;
@@ -163,61 +155,35 @@ class Session {
         std::cerr << "carcsolo advise: " << e.what() << std::endl;
       }
     }
-    const State& s = g_->state();
+    const State& s = game().state();
     out_ << "over result " << s.result() << " reason " << end_reason_id(s.end_reason()) << " scores"
          << numbers(s, &State::score) << std::endl;
     return End::over;
   }
 
-  const SteppedGame& game() const { return *g_; }
+  const SteppedGame& game() const { return table_.game(); }
   const std::string& refusal() const { return refusal_; }
-  int decisions() const {
-    return int(std::count_if(actions_.begin(), actions_.end(), [](const Action& a) { return a.type == kNoType; }));
-  }
-  int followed() const {
-    return int(std::count_if(actions_.begin(), actions_.end(), [](const Action& a) { return a.followed; }));
-  }
 
  private:
   std::string draw_prompt() const {
-    const State& s = g_->state();
+    const State& s = game().state();
     return "draw " + std::to_string(s.to_move()) + " (" + color_name(s.to_move()) + ") turn " +
            std::to_string(s.turn()) + " stack " + std::to_string(s.stack_left(s.to_move())) +
            (s.river_left() > 0 ? " river " + std::to_string(s.river_left()) : std::string()) + " unseen " +
            std::to_string(s.unseen_total());
   }
 
-  // A new game with every action so far replayed.
-  void rebuild() {
-    g_ = std::make_unique<SteppedGame>(SteppedGame::AtTheTable{}, cfg_, opt_.scoring, opt_.seed);
-    for (const Action& a : actions_) {
-      if (a.type != kNoType) {
-        g_->draw(a.type);
-        continue;
-      }
-      g_->play(a.move);
-      if (g_->ordering()) g_->order({});
-    }
-    advised_ = false;
-  }
-
   void undo() {
-    if (actions_.empty()) throw std::invalid_argument("nothing to undo: no tile or move was typed yet");
-    const Action a = actions_.back();
-    actions_.pop_back();
-    const int type = a.type == kNoType ? last_tile_type() : kNoType;
-    rebuild();
-    out_ << "undone " << (a.type != kNoType ? "draw " + std::string(tile_name(a.type)) : "move " + move_text(type, a.move))
+    if (table_.actions().empty()) throw std::invalid_argument("nothing to undo: no tile or move was typed yet");
+    const TableAction a = table_.undo().action;
+    advised_ = false;
+    out_ << "undone "
+         << (a.kind == TableAction::draw ? "draw " + std::string(tile_name(a.type)) : "move " + move_text(a.type, a.move))
          << std::endl;
-  }
-  int last_tile_type() const {  // the tile of the last move typed (its draw comes before it)
-    for (auto it = actions_.rbegin(); it != actions_.rend(); ++it)
-      if (it->type != kNoType) return it->type;
-    return kNoType;
   }
 
   void show_board() const {
-    const State& s = g_->state();
+    const State& s = game().state();
     const PlacedTile& t = s.tile(s.tiles_on_board() - 1);
     std::string colors;
     for (int c = 0; c < s.colors(); ++c) colors += (c ? ", " : "") + std::to_string(c) + " " + color_name(c);
@@ -230,23 +196,24 @@ class Session {
     std::string name = line;
     if (!name.empty()) name[0] = char(std::toupper(static_cast<unsigned char>(name[0])));
     const int type = name.size() <= 3 ? tile_type(name) : kNoType;
-    if (type == kNoType || type >= g_->state().type_end())
-      throw std::invalid_argument("'" + line + (g_->state().beyond_base() ? "' is no tile of this game" : "' is no tile letter") + ": the tile colour " +
-                                  std::to_string(g_->state().to_move()) + " drew, " + names_hint(g_->state()));
-    const int discards = g_->state().discards();
-    g_->draw(type);
-    actions_.push_back(Action{type, Move::none(), false});
-    if (g_->state().discards() > discards) out_ << "discard " << tile_name(type) << std::endl;
+    const State& s = game().state();
+    if (type == kNoType || type >= s.type_end())
+      throw std::invalid_argument("'" + line + (s.beyond_base() ? "' is no tile of this game" : "' is no tile letter") +
+                                  ": the tile colour " + std::to_string(s.to_move()) + " drew, " + names_hint(s));
+    const int discards = s.discards();
+    table_.draw(type);
+    advised_ = false;
+    if (game().state().discards() > discards) out_ << "discard " << tile_name(type) << std::endl;
   }
 
   void advise() {
-    const State& s = g_->state();
-    const int type = g_->tile();
-    ranked_ = advisor_.advise(s, type, g_->legal());
+    const State& s = game().state();
+    const int type = game().tile();
+    ranked_ = table_.ranked();
     listed_ = std::min<int>(k_, int(ranked_.size()));
     advised_ = true;
     out_ << "tile " << tile_name(type) << " color " << s.to_move() << " (" << color_name(s.to_move()) << ") legal "
-         << g_->legal().size() << " moves " << listed_ << "\n";
+         << game().legal().size() << " moves " << listed_ << "\n";
     const std::ios_base::fmtflags flags = out_.flags();
     const std::streamsize precision = out_.precision();
     out_ << std::fixed << std::setprecision(2);
@@ -259,13 +226,11 @@ class Session {
   }
 
   void take_move(const std::string& line) {
-    const int type = g_->tile();
+    const int type = game().tile();
     const Move played = parse_move(line, type);
-    g_->play(played);
-    if (g_->ordering()) g_->order({});  // several features completed: the scoring policy's order
-    actions_.push_back(Action{kNoType, played, move_key(type, played) == move_key(type, ranked_[0].move)});
+    table_.play(played);  // several features completed: the scoring policy's order (auto_order)
     advised_ = false;
-    const State& after = g_->state();
+    const State& after = game().state();
     out_ << "played " << move_text(type, played) << " scores" << numbers(after, &State::score) << " supply"
          << numbers(after, &State::supply) << std::endl;
   }
@@ -312,9 +277,9 @@ class Session {
       throw std::invalid_argument("'" + line + "': the large meeple goes on a segment, such as large road:E,W");
     if (meeple.empty() || meeple == "-") {
       // Rejected by play() when a meeple is forced: name the free segments then.
-      for (const Placement& p : g_->legal())
-        if (p.x == x && p.y == y && p.rot == rot && g_->state().figures(g_->state().to_move()) > 0) {
-          const std::uint8_t free = g_->state().free_segments(type, p);
+      for (const Placement& p : game().legal())
+        if (p.x == x && p.y == y && p.rot == rot && game().state().figures(game().state().to_move()) > 0) {
+          const std::uint8_t free = game().state().free_segments(type, p);
           if (!free) break;
           std::string names;
           for (int seg = 0; seg < kMaxSegs; ++seg)
@@ -333,16 +298,11 @@ class Session {
                                 " turned " + std::to_string(rot));
   }
 
-
-  Config cfg_;
-  AdviceOptions opt_;
-  Advisor& advisor_;
+  TableGame& table_;
   int k_;
   bool retry_;
   std::istream& in_;
   std::ostream& out_;
-  std::unique_ptr<SteppedGame> g_;
-  std::vector<Action> actions_;
   std::vector<MoveEstimate> ranked_;
   int listed_ = 0;
   bool advised_ = false;  // ranked_ is the advice for the tile in hand
@@ -423,7 +383,13 @@ int cmd_advise(const Args& args) {
       throw UsageError(std::string("--analyser: ") + e.what());
     }
   }
-  Advisor advisor(opt);
+  TableSetup setup;
+  setup.cfg = cfg;
+  setup.aim = rc.context.aim;
+  setup.auto_order = true;
+  setup.program = "advise";
+  setup.value_net = {{"hash", rc.value_net_hash}, {"source", rc.value_net_source}};
+  TableGame table(setup, opt);
   install_advise_handlers();
   if (!vm.count("quiet"))
     std::cout << "advise colors " << cfg.colors << " meeples " << cfg.meeples
@@ -433,7 +399,7 @@ int cmd_advise(const Args& args) {
               << short_placement_spec(opt.analyser) << " rollouts " << (by_search ? 0 : opt.rollouts)
               << " candidates " << (by_search ? 0 : opt.candidates) << " seed " << opt.seed
               << (rc.context.aim.is_score() ? std::string() : " aim " + rc.context.aim.id()) << std::endl;
-  Session session(cfg, opt, advisor, listed, retry, std::cin, std::cout);
+  Session session(table, listed, retry, std::cin, std::cout);
   const Session::End end = session.play();
   const SteppedGame& game = session.game();
   const int turns = game.state().turn();
@@ -441,13 +407,7 @@ int cmd_advise(const Args& args) {
   std::string kept = "no --log, nothing written";
   const bool logged = output.is_open();
   if (logged) {
-    nlohmann::json doc = end == Session::End::over ? game.log("advise") : game.unfinished_log("advise");
-    doc["advisor"] = {{"analyser", opt.analyser}, {"rollouts", by_search ? 0 : opt.rollouts},
-                      {"candidates", by_search ? 0 : opt.candidates},
-                      {"seed", opt.seed}, {"decisions", session.decisions()}, {"followed", session.followed()}};
-    doc["advisor"]["value_net"] = {{"hash", rc.value_net_hash}, {"source", rc.value_net_source}};
-    if (!rc.context.aim.is_score()) doc["advisor"]["aim"] = rc.context.aim.id();  // what the advice played for
-    output.write(doc.dump() + "\n");
+    output.write(table.log().dump() + "\n");  // with its advisor block, as the table page's
     output.commit();
     if (end != Session::End::over) kept = "the game so far (unfinished) written to " + log;
   }

@@ -184,35 +184,58 @@ nlohmann::json SteppedGame::log(const std::string& placement_name) const {
 }
 
 nlohmann::json SteppedGame::unfinished_log(const std::string& placement_name) const {
-  if (!table_)  // its stacks would tell the tiles not yet drawn
-    throw std::invalid_argument("this game has a deal: its log is given once the game is over");
   if (over_) throw std::invalid_argument("the game is over: its log is log()");
   if (ordering_) throw std::invalid_argument("order the completed features first (order())");
-  nlohmann::json doc = document(placement_name);
+  nlohmann::json doc;
+  if (table_) {
+    doc = document(placement_name);
+  } else {  // the tiles drawn from the deal so far; those to come are not told
+    std::array<std::string, kMaxColors> drawn;
+    std::string river;
+    const std::string sep = s_.beyond_base() ? " " : "";
+    auto names = [&](int stack, std::string& out) {
+      for (int i = env_.stacks.begin[std::size_t(stack)]; i < env_.stacks.next[std::size_t(stack)]; ++i)
+        out += (out.empty() ? "" : sep) + std::string(tile_name(env_.stacks.tiles[std::size_t(i)]));
+    };
+    for (int c = 0; c < s_.colors(); ++c) names(c, drawn[std::size_t(c)]);
+    if (env_.stacks.river_size() > 0) names(kRiverStack, river);
+    doc = drawn_document(drawn, river, placement_name);
+    doc["practice"] = {{"seed", spec_.seed}, {"game", spec_.game}};
+  }
   for (const char* key : {"final_scoring", "end", "scores", "result", "goals"}) doc.erase(key);
   doc["unfinished"] = true;
   return doc;
 }
 
 nlohmann::json SteppedGame::document(const std::string& placement_name) const {
+  if (!table_) {
+    LogHooks hooks = env_;
+    return game_log_document(spec_, dealt_, s_, std::move(hooks), placement_name, scoring_name_);
+  }
+  return drawn_document(drawn_, river_drawn_, placement_name);
+}
+
+nlohmann::json SteppedGame::drawn_document(const std::array<std::string, kMaxColors>& drawn,
+                                           const std::string& river_drawn, const std::string& placement_name) const {
   LogHooks hooks = env_;
-  if (!table_) return game_log_document(spec_, dealt_, s_, std::move(hooks), placement_name, scoring_name_);
   // The stacks as drawn; the tiles never drawn (an early end) after them, in catalogue order.
   // Names are space-separated beyond the base set (names of two and three characters; deal.hpp).
   const std::string sep = s_.beyond_base() ? " " : "";
-  std::vector<std::string> stacks(drawn_.begin(), drawn_.begin() + s_.colors());
+  std::vector<std::string> stacks(drawn.begin(), drawn.begin() + s_.colors());
   std::vector<int> rest;
   for (int t = 0; t < s_.type_end(); ++t)
     if (!is_river(t))
       for (int k = 0; k < s_.unseen(t); ++k) rest.push_back(t);
   std::size_t at = 0;
   for (int c = 0; c < s_.colors(); ++c)
-    for (int k = 0; k < s_.stack_left(c); ++k) stacks[std::size_t(c)] += sep + std::string(tile_name(rest[at++]));
-  std::string river = river_drawn_;  // the river's unseen tiles after its draws, the lake last
+    for (int k = 0; k < s_.stack_left(c); ++k)
+      stacks[std::size_t(c)] += (stacks[std::size_t(c)].empty() ? "" : sep) + std::string(tile_name(rest[at++]));
+  std::string river = river_drawn;  // the river's unseen tiles after its draws, the lake last
   for (int t = kFirstRiver; t < s_.type_end(); ++t)
     if (t != kLakeType)
-      for (int k = 0; k < s_.unseen(t); ++k) river += sep + std::string(tile_name(t));
-  if (s_.type_end() > kLakeType && s_.unseen(kLakeType) > 0) river += sep + std::string(tile_name(kLakeType));
+      for (int k = 0; k < s_.unseen(t); ++k) river += (river.empty() ? "" : sep) + std::string(tile_name(t));
+  if (s_.type_end() > kLakeType && s_.unseen(kLakeType) > 0)
+    river += (river.empty() ? "" : sep) + std::string(tile_name(kLakeType));
   nlohmann::json doc = game_log_document(spec_, stacks_from_letters(stacks, spec_.cfg.tiles(), river), s_,
                                          std::move(hooks), placement_name, scoring_name_);
   doc.erase("seed");  // no deal, so no deal's seed or game number

@@ -68,12 +68,13 @@ class SteppedGame {
   void order(std::span<const int> order);
   // The game log (game-log.md); throws std::invalid_argument while the game goes on.
   nlohmann::json log(const std::string& placement_name) const;
-  // At the table: the log of the game so far, marked "unfinished": true (docs/game-log.md):
-  // the turns played, the stacks as log() gives them (each colour's draws, a tile in hand
-  // included, then the unseen tiles in catalogue order), and no end, final scoring, scores,
-  // result or goals. Throws std::invalid_argument in a game with a deal (its stacks would
-  // tell the tiles to come), while an order is wanted (a turn half scored) and once the
-  // game is over (log() then).
+  // The log of the game so far, marked "unfinished": true (docs/game-log.md): the turns
+  // played, the stacks as a game at the table's log gives them (each colour's draws, a tile
+  // in hand included, then the unseen tiles in catalogue order), and no end, final scoring,
+  // scores, result or goals. A game with a deal is written the same way, so that its log
+  // does not tell the tiles to come, with "practice": {"seed", "game"} naming its deal.
+  // Throws std::invalid_argument while an order is wanted (a turn half scored) and once
+  // the game is over (log() then).
   nlohmann::json unfinished_log(const std::string& placement_name) const;
   const std::string& scoring_name() const { return scoring_name_; }
 
@@ -91,6 +92,9 @@ class SteppedGame {
   };
   void advance();  // to the next tile in hand (the next draw at the table), or to the end
   nlohmann::json document(const std::string& placement_name) const;  // log() without the check
+  // A log whose stacks are these draws, then the tiles unseen in catalogue order.
+  nlohmann::json drawn_document(const std::array<std::string, kMaxColors>& drawn, const std::string& river_drawn,
+                                const std::string& placement_name) const;
 
   GameSpec spec_;
   Stacks dealt_;
