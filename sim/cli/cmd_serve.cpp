@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <ctime>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -17,14 +18,30 @@
 #include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/driver/errors.hpp"
+#include "sim/log/verify.hpp"
 #include "sim/analysis/search_analysis.hpp"
 #include "sim/serve/server.hpp"
 
 namespace carc::sim {
+namespace {
+
+// The one game log a file holds (JSON Lines or one document); std::runtime_error else.
+nlohmann::json read_one_log(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot be read");
+  LogReader reader(in);
+  nlohmann::json doc, more;
+  long line = 0;
+  if (!reader.next(doc, line)) throw std::runtime_error("holds no game log");
+  if (reader.next(more, line)) throw std::runtime_error("holds more than one game log (line " + std::to_string(line) + "): resume takes one");
+  return doc;
+}
+
+}  // namespace
 
 int cmd_serve(const Args& args) {
   std::string host = "127.0.0.1", port = "8080", analyser = "search", scoring = "best", rollouts = "32",
-              candidates = "8", seed = "1", tileset = "base";
+              candidates = "8", seed = "1", tileset = "base", resume, idle = "120";
   bool large_meeple = false;
   po::options_description d(
       "carcsolo serve: the table page. A small HTTP server whose page plays the solo variant with\n"
@@ -43,6 +60,8 @@ int cmd_serve(const Args& args) {
       ("seed", po::value(&seed)->default_value(seed), "seed of the advisor's re-deals")
       ("tileset", po::value(&tileset)->default_value(tileset), "the tile set of every game: base, base+inns, base+river, base+inns+river (expansions.md) or a tile-set file (docs/tileset-format.md)")
       ("large-meeple", po::bool_switch(&large_meeple), "every game's colours also have the Inns & Cathedrals large meeple")
+      ("resume", po::value(&resume), "start with the game of this log (docs/game-log.md: a game's log from the page, finished or not, or `advise --log`'s), replayed to where it ends; its address is printed")
+      ("idle-minutes", po::value(&idle)->default_value(idle), "a game no request touched for this long is freed when a game starts, 1..100000 (the page keeps its log and resumes it)")
       ("quiet,q", "no line on stderr per refused request");
   const auto vm = parse(d, args);
   if (vm.count("help")) {
@@ -63,9 +82,12 @@ int cmd_serve(const Args& args) {
   opt.advice.candidates = int(parse_count("candidates", candidates, 0, kMaxMoves));
   opt.advice.seed = parse_count("seed", seed, 0, UINT64_MAX);
   opt.quiet = vm.count("quiet") > 0;
+  opt.idle_seconds = 60.0 * double(parse_count("idle-minutes", idle, 1, 100000));
   RunConfig rc;  // the set, checked against the fewest colours a game may have
   rc.colors = kMinColors;
   select_tileset(tileset, large_meeple, rc);
+  select_value_net("", rc);
+  opt.value_net = {{"hash", rc.value_net_hash}, {"source", rc.value_net_source}};
   opt.advice.context = rc.context;
   opt.game = rc.game_config();
   if (!rc.base_game()) {  // a player that cannot play the set (the learned value off the base game) is bad input
@@ -84,6 +106,20 @@ int cmd_serve(const Args& args) {
   pthread_sigmask(SIG_BLOCK, &stops, nullptr);
 
   Server server(opt);
+  std::string resumed;  // the game of --resume
+  if (!resume.empty()) {
+    nlohmann::json doc;
+    try {
+      doc = read_one_log(resume);
+    } catch (const std::runtime_error& e) {
+      throw UsageError("--resume " + resume + ": " + e.what());
+    }
+    try {
+      resumed = server.resume(doc);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError("--resume " + resume + ": " + e.what());
+    }
+  }
   const int bound = server.bind();
   if (bound <= 0)
     throw UsageError("cannot listen on " + host + " port " + port + " (in use, not an address of this machine, or not allowed)");
@@ -92,6 +128,9 @@ int cmd_serve(const Args& args) {
     std::cerr << "carcsolo serve: warning: listening on " << host
               << ", not loopback: other machines can reach this server and play on it (no password)\n";
   std::cout << "carcsolo serve: listening on http://" << shown << ":" << bound << "/ (Ctrl-C stops it)" << std::endl;
+  if (!resumed.empty())
+    std::cout << "carcsolo serve: the game of " << resume << " is at http://" << shown << ":" << bound << "/?game=" << resumed
+              << std::endl;
 
   std::atomic<bool> ended{false}, listened{true};
   std::thread serving([&] {

@@ -3,19 +3,38 @@
 // only to find, add or expire a game. Errors are values here: each handler turns its
 // failure into a status and a message, and cpp-httplib's exception handler catches the
 // rest, so that no request can end the process.
+//
+// What cpp-httplib (Debian's 0.11.4) leaves to us, and how it is held here:
+// - It bounds a body only when it has a Content-Length: every route that takes a body (and
+//   every other path and method that may carry one) reads it through a content reader
+//   that keeps at most the route's limit and answers 413 beyond (read_body).
+// - It sets SO_REUSEPORT, so a second server on a busy port would start: the listening
+//   socket gets SO_REUSEADDR alone, and binding a port in use fails.
+// - Its fixed pool of 8 workers is held by 8 slow clients: connections are served by a
+//   pool that starts a worker whenever none is idle (up to kMaxWorkers), and a connection
+//   carries one request (no keep-alive to hold a worker between requests).
+// - It checks no Host or Origin: check_origin refuses what is not addressed to this server.
+// - Its logger sees the body after compression: the refusal's reason travels beside it
+//   (a thread-local string, the logger runs on the handler's thread).
 #include "sim/serve/server.hpp"
 
+#include <arpa/inet.h>
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <deque>
 #include <iostream>
 #include <map>
 #include <mutex>
 #include <random>
+#include <set>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -35,8 +54,57 @@ struct HttpError : std::runtime_error {
   HttpError(int s, const std::string& what) : std::runtime_error(what), status(s) {}
 };
 
-json body_object(const httplib::Request& req) {
-  json j = json::parse(req.body, nullptr, false);
+// The API's routes: the path, the method, and the most a body may hold.
+struct Route {
+  const char* path;
+  const char* method;
+  std::size_t max_body;
+};
+constexpr Route kRoutes[] = {
+    {"/", "GET", 0},
+    {"/api/state", "GET", 0},
+    {"/api/advice", "GET", 0},
+    {"/api/log", "GET", 0},
+    {"/api/analysis", "GET", 0},
+    {"/api/new", "POST", kMaxBody},
+    {"/api/draw", "POST", kMaxBody},
+    {"/api/play", "POST", kMaxBody},
+    {"/api/order", "POST", kMaxBody},
+    {"/api/aim", "POST", kMaxBody},
+    {"/api/undo", "POST", kMaxBody},
+    {"/api/resume", "POST", kMaxLogBody},
+};
+// Bytes of a too-large body still read and dropped, so that the client, which sends it
+// before it listens, hears the 413; beyond them the connection is closed unread.
+constexpr std::size_t kDrain = 8u << 20;
+// Connections served at once (a worker each); more wait for a free worker.
+constexpr std::size_t kMaxWorkers = 256;
+
+const Route* route_of(const std::string& path) {
+  for (const Route& r : kRoutes)
+    if (path == r.path) return &r;
+  return nullptr;
+}
+
+// The reason of the refusal being answered on this thread, for the logger.
+thread_local std::string t_refusal;
+
+json body_object(const std::string& body) {
+  // JSON reads -0 as 0; a coordinate or count written -0 is refused rather than guessed.
+  bool in_string = false;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    const char ch = body[i];
+    if (in_string) {
+      if (ch == '\\') ++i;
+      else if (ch == '"') in_string = false;
+    } else if (ch == '"') {
+      in_string = true;
+    } else if (ch == '-' && i + 1 < body.size() && body[i + 1] == '0' &&
+               (i + 2 == body.size() || std::string_view("0123456789.eE").find(body[i + 2]) == std::string_view::npos)) {
+      throw HttpError(400, "-0 is no whole number here: write 0");
+    }
+  }
+  json j = json::parse(body, nullptr, false);
   if (j.is_discarded()) throw HttpError(400, "the body is not JSON");
   if (!j.is_object()) throw HttpError(400, "the body is not a JSON object");
   return j;
@@ -80,7 +148,7 @@ Aim aim_of(const json& j) {
   const std::string id = text(j, "aim", true);
   if (id.empty()) return Aim::score();
   const std::optional<Aim> aim = parse_aim(id);
-  if (!aim) throw HttpError(400, "\"aim\" must be score, goals or a goal id (got " + id + ")");
+  if (!aim) throw HttpError(400, "\"aim\" must be score, goals or a goal id (got " + escape_controls(id) + ")");
   return *aim;
 }
 
@@ -93,23 +161,71 @@ std::string new_id() {
   return buf;
 }
 
-// Printable, short: a malformed request's path goes into a log line.
-std::string printable(const std::string& s) {
-  std::string out;
-  for (char ch : s.substr(0, 120)) out += (ch >= 0x20 && ch < 0x7f) ? ch : '?';
-  return out;
-}
-
 std::string default_message(int status) {
   switch (status) {
     case 400: return "malformed request";
+    case 403: return "refused: not addressed to this server";
     case 404: return "no such page";
     case 405: return "method not allowed";
-    case 413: return "request body too large (at most " + std::to_string(kMaxBody) + " bytes)";
+    case 413: return "request body too large";
     case 414: return "request line too long";
     default: return "request refused";
   }
 }
+
+std::string lower(std::string t) {
+  for (char& ch : t) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return t;
+}
+
+bool ip_literal(const std::string& name) {
+  unsigned char buf[16];
+  if (name.size() > 2 && name.front() == '[' && name.back() == ']')
+    return inet_pton(AF_INET6, name.substr(1, name.size() - 2).c_str(), buf) == 1;
+  return inet_pton(AF_INET, name.c_str(), buf) == 1;
+}
+
+// Connections, a worker each: a worker is started whenever none is idle, up to kMaxWorkers,
+// so that a few slow clients cannot hold every worker. Idle workers stay for the next ones.
+class Workers : public httplib::TaskQueue {
+ public:
+  void enqueue(std::function<void()> fn) override {
+    std::lock_guard lock(m_);
+    jobs_.push_back(std::move(fn));
+    // Each waiting worker takes one queued job: a worker more when the jobs outnumber them.
+    if (jobs_.size() > idle_ && threads_.size() < kMaxWorkers) threads_.emplace_back([this] { work(); });
+    cv_.notify_one();
+  }
+  void shutdown() override {
+    {
+      std::lock_guard lock(m_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+
+ private:
+  void work() {
+    for (;;) {
+      std::unique_lock lock(m_);
+      ++idle_;
+      cv_.wait(lock, [this] { return stop_ || !jobs_.empty(); });
+      --idle_;
+      if (jobs_.empty()) return;  // stopping, nothing left
+      std::function<void()> fn = std::move(jobs_.front());
+      jobs_.pop_front();
+      lock.unlock();
+      fn();
+    }
+  }
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> jobs_;
+  std::vector<std::thread> threads_;
+  std::size_t idle_ = 0;
+  bool stop_ = false;
+};
 
 }  // namespace
 
@@ -130,6 +246,7 @@ struct Server::Impl {
   std::map<std::string, std::shared_ptr<Entry>> games;
   std::atomic<std::size_t> started{0};
   const std::string page;
+  int port = 0;  // once bound
 
   explicit Impl(const ServeOptions& o) : opt(o), page(table_page()) { routes(); }
 
@@ -137,10 +254,11 @@ struct Server::Impl {
     if (id.empty()) throw HttpError(400, "\"id\" is missing");
     std::lock_guard lock(table_m);
     const auto it = games.find(id);
-    if (it == games.end()) throw HttpError(404, "no game with this id (never started, or expired)");
+    if (it == games.end()) throw HttpError(404, "no game with this id (never started, or freed: resume it from its log)");
     return it->second;
   }
 
+  // Frees the games no request touched for idle_seconds (docs/serve.md); adds `g`.
   std::string add(std::unique_ptr<TableGame> g) {
     std::lock_guard lock(table_m);
     const auto now = Clock::now();
@@ -160,6 +278,23 @@ struct Server::Impl {
     return id;
   }
 
+  TableSetup base_setup() const {
+    TableSetup setup;
+    setup.cfg = opt.game;
+    setup.value_net = opt.value_net;
+    return setup;
+  }
+
+  std::string resume(const json& log) {
+    try {
+      return add(TableGame::resume(log, base_setup(), opt.advice));
+    } catch (const HttpError&) {
+      throw;
+    } catch (const std::invalid_argument& e) {
+      throw HttpError(400, std::string("cannot resume this log: ") + e.what());
+    }
+  }
+
   // Runs `f` on the game of the request's id under its lock; answers its JSON.
   template <class F>
   void with_game(const std::string& id, httplib::Response& res, F f) {
@@ -172,123 +307,225 @@ struct Server::Impl {
 
   static void answer_error(httplib::Response& res, int status, const std::string& what) {
     res.status = status;
+    t_refusal = what;
     res.set_content(json{{"error", what}}.dump(), "application/json");
+  }
+
+  // Host must be an address this server is reached at: its own, or with a loopback or
+  // wildcard --host, the loopback names (a wildcard also takes any address literal, never
+  // a DNS name that could be rebound). A request that sends an Origin must come from a
+  // page of that same address.
+  void check_origin(const httplib::Request& req, bool with_body) const {
+    const std::string host = lower(req.get_header_value("Host"));
+    const std::string suffix = ":" + std::to_string(port);
+    std::string name = host;
+    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      name.erase(name.size() - suffix.size());
+    else if (port != 80)
+      name.clear();
+    const std::string served = lower(opt.host);
+    const bool wildcard = served == "0.0.0.0" || served == "::" || served == "[::]";
+    const bool ok = !name.empty() &&
+                    (name == served || name == "[" + served + "]" ||
+                     ((loopback_host(served) || wildcard) &&
+                      (name == "localhost" || name == "[::1]" || name.rfind("127.", 0) == 0)) ||
+                     (wildcard && ip_literal(name)));
+    if (!ok)
+      throw HttpError(403, "Host " + (host.empty() ? std::string("(none)") : escape_controls(host).substr(0, 100)) +
+                               " is not this server's address");
+    if (with_body && req.has_header("Origin") && lower(req.get_header_value("Origin")) != "http://" + host)
+      throw HttpError(403, "a request from another site's page (Origin " +
+                               escape_controls(req.get_header_value("Origin")).substr(0, 100) + ") is refused");
+  }
+
+  // The body, whatever its framing (Content-Length or chunked): at most `limit` bytes kept;
+  // a longer one is answered 413 (read and dropped up to kDrain bytes, so that the client
+  // hears it), and no game is made of it.
+  static std::string read_body(httplib::Response& res,
+                               const httplib::ContentReader& reader, std::size_t limit) {
+    std::string body;
+    std::size_t seen = 0;
+    const bool read = reader([&](const char* data, std::size_t n) {
+      seen += n;
+      if (seen <= limit) body.append(data, n);
+      return seen <= limit + kDrain;
+    });
+    if (seen > limit || res.status == 413)
+      throw HttpError(413, "request body too large (at most " + std::to_string(limit) + " bytes here)");
+    if (!read) throw HttpError(400, "the body could not be read");
+    return body;
   }
 
   // Every handler's failures, as statuses.
   template <class F>
-  httplib::Server::Handler guarded(F f) {
-    return [f](const httplib::Request& req, httplib::Response& res) {
-      try {
-        f(req, res);
-      } catch (const HttpError& e) {
-        answer_error(res, e.status, e.what());
-      } catch (const GameConflict& e) {
-        answer_error(res, 409, e.what());
-      } catch (const std::invalid_argument& e) {
-        answer_error(res, 400, e.what());
-      } catch (const std::exception& e) {
-        answer_error(res, 500, std::string("internal error: ") + e.what());
-      }
-    };
+  static void guarded(httplib::Response& res, F f) {
+    try {
+      f();
+    } catch (const HttpError& e) {
+      answer_error(res, e.status, e.what());
+    } catch (const GameConflict& e) {
+      answer_error(res, 409, e.what());
+    } catch (const std::invalid_argument& e) {
+      answer_error(res, 400, e.what());
+    } catch (const std::exception& e) {
+      answer_error(res, 500, std::string("internal error: ") + e.what());
+    }
   }
 
-  void post(const char* path, std::function<json(TableGame&, const json&)> f) {
-    http.Post(path, guarded([this, f](const httplib::Request& req, httplib::Response& res) {
-      const json body = body_object(req);
-      const std::string id = text(body, "id");
+  // Any request with a body: read within its route's limit, checked, then dispatched to a
+  // POST route, or answered 405 (a route of another method) or 404.
+  void body_request(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
+    guarded(res, [&] {
+      const Route* r = route_of(req.path);
+      const std::string body = read_body(res, reader, r && r->max_body ? r->max_body : kMaxBody);
+      check_origin(req, true);
+      if (!r) throw HttpError(404, "no such page");
+      if (req.method != r->method) {
+        res.set_header("Allow", r->method);
+        throw HttpError(405, std::string("method not allowed: ") + r->path + " takes " + r->method);
+      }
+      post(req.path, body_object(body), res);
+    });
+  }
+
+  void post(const std::string& path, const json& body, httplib::Response& res) {
+    if (path == "/api/new") return start(body, res);
+    if (path == "/api/resume") {
+      const std::string id = resume(body);
+      with_game(id, res, [&](TableGame& g) { return json{{"id", id}, {"state", g.state()}}; });
+      return;
+    }
+    with_game(text(body, "id"), res, [&](TableGame& g) {
+      json r = json::object();
+      if (path == "/api/draw") {
+        const std::string t = text(body, "tile");
+        const int type = t.size() <= 3 ? tile_type(t) : kNoType;
+        if (type == kNoType) throw HttpError(400, "\"tile\" must be a tile's name: A..X, I1..I17 or R1..R9");
+        g.draw(type);
+      } else if (path == "/api/play") {
+        g.play(int(whole(body, "x", -kMaxTiles, kMaxTiles)), int(whole(body, "y", -kMaxTiles, kMaxTiles)),
+               int(whole(body, "rot", 0, 3)), text(body, "meeple", true), flag(body, "large"));
+      } else if (path == "/api/order") {
+        g.order(order_of(body));
+      } else if (path == "/api/aim") {
+        g.set_aim(aim_of(body));
+      } else if (path == "/api/undo") {
+        r["undone"] = g.undo().text();
+      }
+      r["state"] = g.state();
+      return r;
+    });
+  }
+
+  static std::vector<int> order_of(const json& b) {
+    std::vector<int> order;
+    if (b.contains("order") && !b["order"].is_null()) {
+      if (!b["order"].is_array() || b["order"].size() > kMaxCompleted)
+        throw HttpError(400, "\"order\" must be a list of the completed features' indices");
+      for (const json& v : b["order"]) {
+        if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() >= kMaxCompleted)
+          throw HttpError(400, "\"order\" must be a list of the completed features' indices");
+        order.push_back(v.get<int>());
+      }
+    }
+    return order;
+  }
+
+  void start(const json& body, httplib::Response& res) {
+    TableSetup setup = base_setup();
+    setup.cfg.colors = int(whole(body, "colors", kMinColors, kMaxColors, 3));
+    setup.cfg.meeples = int(whole(body, "meeples", kMinMeeples, kMaxMeeples, 4));
+    if (setup.cfg.tiles().land() < setup.cfg.colors)
+      throw HttpError(400, "the tile set has " + std::to_string(setup.cfg.tiles().land()) + " land tiles, too few for " +
+                               std::to_string(setup.cfg.colors) + " colours");
+    const std::string mode = text(body, "mode", true);  // absent or null: at the table
+    if (!mode.empty() && mode != "table" && mode != "practice")
+      throw HttpError(400, "\"mode\" must be \"table\" or \"practice\"");
+    if (body.contains("mode") && body["mode"].is_string() && mode.empty())
+      throw HttpError(400, "\"mode\" must be \"table\" or \"practice\"");
+    setup.practice = mode == "practice";
+    setup.seed = std::uint64_t(whole(body, "seed", 0, (1LL << 53), 1));
+    setup.game = std::uint64_t(whole(body, "game", 0, (1LL << 40), 0));
+    setup.aim = aim_of(body);
+    auto g = std::make_unique<TableGame>(setup, opt.advice);
+    json state = g->state();
+    const std::string id = add(std::move(g));
+    res.set_content(json{{"id", id}, {"state", state}}.dump(), "application/json");
+  }
+
+  void get(const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      check_origin(req, false);
+      const Route* r = route_of(req.path);
+      if (!r) throw HttpError(404, "no such page");
+      if (std::string(r->method) != "GET") {
+        res.set_header("Allow", r->method);
+        throw HttpError(405, std::string("method not allowed: ") + r->path + " takes " + r->method);
+      }
+      if (req.path == "/") return res.set_content(page, "text/html; charset=utf-8");
+      const std::string id = req.get_param_value("id");
       with_game(id, res, [&](TableGame& g) {
-        json r = f(g, body);
-        r["state"] = g.state();
-        return r;
+        if (req.path == "/api/state") return g.state();
+        if (req.path == "/api/advice") return g.advice();
+        if (req.path == "/api/log") return g.log();
+        return g.analysis();
       });
-    }));
+      if (req.path == "/api/log" || req.path == "/api/analysis")
+        res.set_header("Content-Disposition", req.path == "/api/log" ? "attachment; filename=\"carcsolo-game.json\""
+                                                                     : "attachment; filename=\"carcsolo-analysis.json\"");
+    });
   }
 
   void routes() {
-    http.Get("/", [this](const httplib::Request&, httplib::Response& res) {
-      res.set_content(page, "text/html; charset=utf-8");
-    });
-    http.Post("/api/new", guarded([this](const httplib::Request& req, httplib::Response& res) {
-      const json body = body_object(req);
-      TableSetup setup;
-      setup.cfg = opt.game;
-      setup.cfg.colors = int(whole(body, "colors", kMinColors, kMaxColors, 3));
-      setup.cfg.meeples = int(whole(body, "meeples", kMinMeeples, kMaxMeeples, 4));
-      if (setup.cfg.tiles().land() < setup.cfg.colors)
-        throw HttpError(400, "the tile set has " + std::to_string(setup.cfg.tiles().land()) + " land tiles, too few for " +
-                                 std::to_string(setup.cfg.colors) + " colours");
-      const std::string mode = body.contains("mode") ? text(body, "mode") : "table";
-      if (mode != "table" && mode != "practice") throw HttpError(400, "\"mode\" must be \"table\" or \"practice\"");
-      setup.practice = mode == "practice";
-      setup.seed = std::uint64_t(whole(body, "seed", 0, (1LL << 53), 1));
-      setup.game = std::uint64_t(whole(body, "game", 0, (1LL << 40), 0));
-      setup.aim = aim_of(body);
-      auto g = std::make_unique<TableGame>(setup, opt.advice);
-      json state = g->state();
-      const std::string id = add(std::move(g));
-      res.set_content(json{{"id", id}, {"state", state}}.dump(), "application/json");
-    }));
-    post("/api/draw", [](TableGame& g, const json& b) {
-      const std::string t = text(b, "tile");
-      const int type = t.size() <= 3 ? tile_type(t) : kNoType;
-      if (type == kNoType) throw HttpError(400, "\"tile\" must be a tile's name: A..X, I1..I17 or R0..R9");
-      g.draw(type);
-      return json::object();
-    });
-    post("/api/play", [](TableGame& g, const json& b) {
-      g.play(int(whole(b, "x", -kMaxTiles, kMaxTiles)), int(whole(b, "y", -kMaxTiles, kMaxTiles)),
-             int(whole(b, "rot", 0, 3)), text(b, "meeple", true), flag(b, "large"));
-      return json::object();
-    });
-    post("/api/order", [](TableGame& g, const json& b) {
-      std::vector<int> order;
-      if (b.contains("order") && !b["order"].is_null()) {
-        if (!b["order"].is_array() || b["order"].size() > kMaxCompleted)
-          throw HttpError(400, "\"order\" must be a list of the completed features' indices");
-        for (const json& v : b["order"]) {
-          if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() >= kMaxCompleted)
-            throw HttpError(400, "\"order\" must be a list of the completed features' indices");
-          order.push_back(v.get<int>());
-        }
-      }
-      g.order(order);
-      return json::object();
-    });
-    post("/api/aim", [](TableGame& g, const json& b) {
-      g.set_aim(aim_of(b));
-      return json::object();
-    });
-    post("/api/undo", [](TableGame& g, const json&) {
-      g.undo();
-      return json::object();
-    });
-    auto get = [this](const char* path, std::function<json(TableGame&)> f, const char* download = nullptr) {
-      http.Get(path, guarded([this, f, download](const httplib::Request& req, httplib::Response& res) {
-        with_game(req.get_param_value("id"), res, f);
-        if (download) res.set_header("Content-Disposition", std::string("attachment; filename=\"") + download + "\"");
-      }));
+    auto with_body = [this](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& r) {
+      body_request(req, res, r);
     };
-    get("/api/state", [](TableGame& g) { return g.state(); });
-    get("/api/advice", [](TableGame& g) { return g.advice(); });
-    get("/api/log", [](TableGame& g) { return g.log(); }, "carcsolo-game.json");
-    get("/api/analysis", [](TableGame& g) { return g.analysis(); }, "carcsolo-analysis.json");
+    http.Post(".*", with_body);
+    http.Put(".*", with_body);
+    http.Patch(".*", with_body);
+    http.Delete(".*", with_body);
+    http.Get(".*", [this](const httplib::Request& req, httplib::Response& res) { get(req, res); });
+    http.Options(".*", [](const httplib::Request& req, httplib::Response& res) {
+      const Route* r = route_of(req.path);
+      if (r) res.set_header("Allow", r->method);
+      answer_error(res, r ? 405 : 404, r ? "method not allowed" : "no such page");
+    });
+    http.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+      t_refusal.clear();
+      if (req.method == "PRI" || req.method == "CONNECT" || req.method == "TRACE") {  // no route, body unread
+        answer_error(res, 405, "method not allowed");
+        return httplib::Server::HandlerResponse::Handled;
+      }
+      return httplib::Server::HandlerResponse::Unhandled;
+    });
 
-    http.set_payload_max_length(kMaxBody);
+    // Beyond kMaxLogBody with a Content-Length, cpp-httplib answers 413 itself (read_body
+    // sees the status); chunked bodies are bounded by read_body.
+    http.set_payload_max_length(kMaxLogBody);
+    http.set_keep_alive_max_count(1);
+    http.new_task_queue = [] { return new Workers; };
+    // SO_REUSEADDR (a restart finds the port free at once) and not cpp-httplib's
+    // SO_REUSEPORT (a second server would share the port and take half the requests).
+    http.set_socket_options([](socket_t sock) {
+      int yes = 1;
+      ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
     http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
       answer_error(res, 500, "internal error");
     });
     http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-      if (res.body.empty()) res.set_content(json{{"error", default_message(res.status)}}.dump(), "application/json");
+      if (!res.body.empty()) return;
+      if (t_refusal.empty()) t_refusal = default_message(res.status);
+      res.set_content(json{{"error", t_refusal}}.dump(), "application/json");
     });
     http.set_logger([this](const httplib::Request& req, const httplib::Response& res) {
+      std::string what = t_refusal.empty() ? default_message(res.status) : t_refusal;
+      t_refusal.clear();
       if (res.status < 400 || opt.quiet) return;
-      std::string what = default_message(res.status);
-      const json j = json::parse(res.body, nullptr, false);
-      if (j.is_object() && j.contains("error") && j["error"].is_string()) what = j["error"].get<std::string>();
       std::ostringstream line;
-      line << "carcsolo serve: " << res.status << " " << printable(req.method.empty() ? "-" : req.method) << " "
-           << printable(req.path.empty() ? "-" : req.path) << ": " << what << "\n";
+      line << "carcsolo serve: " << res.status << " " << escape_controls(req.method.empty() ? "-" : req.method.substr(0, 16))
+           << " " << escape_controls(req.path.empty() ? "-" : req.path.substr(0, 120)) << ": "
+           << escape_controls(what.substr(0, 300)) << "\n";
       std::lock_guard lock(log_m);
       std::cerr << line.str() << std::flush;
     });
@@ -300,10 +537,18 @@ Server::~Server() = default;
 
 int Server::bind() {
   auto& o = impl_->opt;
-  if (o.port == 0) return impl_->http.bind_to_any_port(o.host);
-  return impl_->http.bind_to_port(o.host, o.port) ? o.port : -1;
+  const int port = o.port == 0 ? impl_->http.bind_to_any_port(o.host) : impl_->http.bind_to_port(o.host, o.port) ? o.port : -1;
+  impl_->port = port;
+  return port;
 }
 
+std::string Server::resume(const nlohmann::json& log) {
+  try {
+    return impl_->resume(log);
+  } catch (const HttpError& e) {
+    throw std::invalid_argument(e.what());
+  }
+}
 bool Server::run() { return impl_->http.listen_after_bind(); }
 void Server::stop() { impl_->http.stop(); }
 std::size_t Server::games_started() const { return impl_->started; }

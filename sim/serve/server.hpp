@@ -2,14 +2,19 @@
 // over games kept by a random id, each under its own lock, so that several games are
 // played at once and never mixed.
 //
-// What it reads is bounded (a request body of kMaxBody bytes; cpp-httplib's limits on the
-// request line and headers), and so is what it keeps (at most max_games games; a game
-// idle for `idle_seconds` makes room for a new one). A request it cannot serve gets an
-// error status with {"error": "..."} and one line on stderr; no request stops the server.
+// What it reads is bounded (a request body of kMaxBody bytes, a log to resume of
+// kMaxLogBody, chunked or not; cpp-httplib's limits on the request line and headers), and
+// so is what it keeps (at most max_games games; a game no request touched for
+// `idle_seconds` is freed when a game starts). It answers only requests addressed to it
+// (Host) and, with a body, from its own page or no page (Origin). A request it cannot
+// serve gets an error status with {"error": "..."} and one line on stderr, its control
+// characters escaped; no request stops the server.
 #pragma once
 #include <cstddef>
 #include <memory>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "sim/analysis/advice.hpp"
 
@@ -22,10 +27,12 @@ struct ServeOptions {
   Config game;                   // the tile set and the large meeple of every game (colours and meeples per game)
   bool quiet = false;            // no line per refused request
   std::size_t max_games = 64;
-  double idle_seconds = 4 * 3600.0;
+  double idle_seconds = 2 * 3600.0;
+  nlohmann::json value_net;      // the advisor's value net {hash, source}, for the logs
 };
 
 inline constexpr std::size_t kMaxBody = 16 * 1024;
+inline constexpr std::size_t kMaxLogBody = 256 * 1024;  // POST /api/resume: a game log
 
 class Server {
  public:
@@ -33,6 +40,9 @@ class Server {
   ~Server();
   // Binds the address; returns the port, or -1 when the address cannot be bound.
   int bind();
+  // A game resumed from its log (TableGame::resume), before or while serving: its id.
+  // Throws std::invalid_argument naming what does not fit.
+  std::string resume(const nlohmann::json& log);
   // Serves until stop() (from another thread); false when it could not listen.
   bool run();
   void stop();
