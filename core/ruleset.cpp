@@ -97,8 +97,11 @@ Rules Ruleset::recorded(const std::string& name, const std::string& hash, bool l
   d.spec = name;
   d.hash = hash;
   d.large_meeple = large_meeple;
-  if (name == "base") {
+  // A base game's file records no hash (it is written as before the expansions): its set is
+  // the base set. A set of its own named base records its hash, and is not the base set.
+  if (name == "base" && (hash.empty() || hash == base()->hash())) {
     d.tiles = kBaseCounts;
+    d.hash = base()->hash();
   } else {
     d.source = "recorded";
     d.tiles = TileCounts{};

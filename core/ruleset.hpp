@@ -39,8 +39,9 @@ class Ruleset {
   // The base game: the base set, no large meeple.
   static const Rules& base();
   // The rules as a results file records them (name, hash, the large meeple) without the
-  // set's tiles: only for comparing files (merge), never to play. A built-in name gets its
-  // tiles back; `playable()` is false otherwise.
+  // set's tiles: only for comparing files (merge), never to play. The base set (by name,
+  // with its hash or none: a base game's file records none) gets its tiles and hash back;
+  // `playable()` is false otherwise.
   static Rules recorded(const std::string& name, const std::string& hash, bool large_meeple);
 
   const std::string& name() const { return d_.name; }

@@ -401,3 +401,52 @@ TEST_CASE("sweep: several placements, each option's run is what `run` writes, sh
   CHECK(m.status == 2);
   CHECK(m.err.find("config.placements") != std::string::npos);
 }
+
+TEST_CASE("merge: results files of two tile sets of one name but other tiles are exit 2, no file") {
+  TempDir dir;
+  const Outcome base_text = carc::test::run_carcsolo({"tiles", "base", "--text"}, dir.path());
+  REQUIRE(base_text.status == 0);
+  REQUIRE(base_text.out.find("name base\n") != std::string::npos);
+  REQUIRE(base_text.out.find("| U | 8 |") != std::string::npos);
+  // The base set's text under `name`, with `u` straight roads.
+  const auto set = [&](const std::string& name, int u) {
+    std::string t = base_text.out;
+    t.replace(t.find("name base\n"), 10, "name " + name + "\n");
+    t.replace(t.find("| U | 8 |"), 9, "| U | " + std::to_string(u) + " |");
+    return t;
+  };
+  carc::test::write_text(dir / "twin8.tiles", set("twin", 8));
+  carc::test::write_text(dir / "twin7.tiles", set("twin", 7));
+  carc::test::write_text(dir / "base7.tiles", set("base", 7));
+  carc::test::write_text(dir / "base8.tiles", set("base", 8));  // the base set itself, from a file
+  REQUIRE(run_shard(dir, 0, 20, "twin8.json", {"--tileset", "twin8.tiles"}).status == 0);
+  REQUIRE(run_shard(dir, 20, 20, "twin8b.json", {"--tileset", "twin8.tiles"}).status == 0);
+  REQUIRE(run_shard(dir, 20, 20, "twin7.json", {"--tileset", "twin7.tiles"}).status == 0);
+  REQUIRE(run_shard(dir, 0, 20, "base.json").status == 0);
+  REQUIRE(run_shard(dir, 20, 20, "base7.json", {"--tileset", "base7.tiles"}).status == 0);
+  REQUIRE(run_shard(dir, 20, 20, "base8.json", {"--tileset", "base8.tiles"}).status == 0);
+  REQUIRE(load(dir, "twin8.json")["config"]["tileset"] == load(dir, "twin7.json")["config"]["tileset"]);
+  REQUIRE(load(dir, "twin8.json")["config"]["tileset_hash"] != load(dir, "twin7.json")["config"]["tileset_hash"]);
+  REQUIRE(load(dir, "base7.json")["config"]["tileset"] == "base");
+  // One name, other tiles: two studies. A base game's file records no hash: a set named
+  // base with other tiles is not the base game all the same.
+  for (const std::vector<std::string>& pair : std::vector<std::vector<std::string>>{
+           {"twin8.json", "twin7.json"}, {"base.json", "base7.json"}, {"base7.json", "base.json"}}) {
+    CAPTURE(pair[0]);
+    CAPTURE(pair[1]);
+    const Outcome m = merge(dir, {pair[0], pair[1], "--out", "out.json"});
+    CHECK(m.status == 2);
+    CHECK(lines(m.err) == 1);
+    CHECK(m.err.find("config.tileset differs") != std::string::npos);
+    CHECK(!carc::test::fs::exists(dir / "out.json"));
+  }
+  // The same tiles under the same name merge, and the merged file keeps the set's hash.
+  REQUIRE(merge(dir, {"twin8.json", "twin8b.json", "--out", "twins.json", "-q"}).status == 0);
+  CHECK(load(dir, "twins.json")["config"]["tileset_hash"] == load(dir, "twin8.json")["config"]["tileset_hash"]);
+  REQUIRE(merge(dir, {"base.json", "base8.json", "--out", "bases.json", "-q"}).status == 0);
+  CHECK(!load(dir, "bases.json")["config"].contains("tileset_hash"));  // the base game's file
+  // Two shards of the set named base with other tiles merge, and keep the hash that tells it apart.
+  REQUIRE(run_shard(dir, 0, 20, "base7a.json", {"--tileset", "base7.tiles"}).status == 0);
+  REQUIRE(merge(dir, {"base7a.json", "base7.json", "--out", "base7s.json", "-q"}).status == 0);
+  CHECK(load(dir, "base7s.json")["config"]["tileset_hash"] == load(dir, "base7.json")["config"]["tileset_hash"]);
+}

@@ -318,7 +318,8 @@ MatrixFile read_matrix_file(const json& doc) {
 std::string config_difference(const RunConfig& a, const RunConfig& b) {
   if (a.colors != b.colors) return "colors";
   if (a.meeples != b.meeples) return "meeples";
-  // A base game's file has no hash (written as before the expansions): names then decide.
+  // One name, other tiles: other sets (a base game's file records no hash: Ruleset::recorded
+  // gives it the base set's).
   if (a.rules().name() != b.rules().name() ||
       (!a.rules().hash().empty() && !b.rules().hash().empty() && a.rules().hash() != b.rules().hash()))
     return "tileset";
