@@ -290,4 +290,56 @@ TEST_CASE("a ruleset is one value: the set's name, text, hash, tiles and the lar
   // As a results file records it: comparable, never played.
   CHECK_FALSE(Ruleset::recorded("mine", "0123456789abcdef", false)->playable());
   CHECK(Ruleset::recorded("base", "", false)->base_game());
+  CHECK(Ruleset::recorded("base", "", false)->hash() == base->hash());  // a base game's file records none
+  CHECK(Ruleset::recorded("base", base->hash(), true)->tiles() == kBaseCounts);
+  CHECK_FALSE(Ruleset::recorded("base", "0123456789abcdef", false)->base_game());  // a set of its own named base
+  CHECK_FALSE(Ruleset::recorded("base", "0123456789abcdef", false)->playable());
+}
+
+TEST_CASE("a tile-set file whose type carries other inn or cathedral marks than the engine's is refused, not played with the engine's marks") {
+  test::TempDir d;
+  const std::string head = "carcsolo-tiles/1\nname marks\nstart D\n| D | 4 | C R F R | city {N}; road {E,W} |\n"
+                           "| E | 5 | C F F F | city {N} |\n| U | 8 | R F R F | road {N,S} |\n";
+  // The engine's own rows, marks and all, play.
+  test::write_text(d / "same.tiles", head + "| I1 | 2 | C C C C | city[cathedral] {N,E,S,W} |\n"
+                                            "| I4 | 1 | F R R R | road[inn] {E}; road {S}; road {W} |\n");
+  const auto ok = test::run_carcsolo({"run", "--tileset", "same.tiles", "--games", "4", "-q", "--out", "ok.json"}, d.path());
+  CHECK(ok.status == 0);
+  CHECK(ok.err.empty());
+  struct Marked { const char* what; std::string row; const char* type; };
+  const std::vector<Marked> marked = {
+      {"the cathedral left out", "| I1 | 2 | C C C C | city {N,E,S,W} |\n", "I1"},
+      {"the inn left out", "| I2 | 1 | F F R R | road {S,W} |\n", "I2"},
+      {"the inn on another road of the tile", "| I4 | 1 | F R R R | road {E}; road[inn] {S}; road {W} |\n", "I4"},
+      {"an inn on a base road", "| U | 8 | R F R F | road[inn] {N,S} |\n", "U"},
+      {"a cathedral on a base city", "| E | 5 | C F F F | city[cathedral] {N} |\n", "E"},
+      {"a cathedral on an inns city without one", "| I5 | 1 | C F R R | city[cathedral] {N}; road[inn] {S,W} |\n", "I5"},
+  };
+  for (const Marked& m : marked) {
+    CAPTURE(m.what);
+    // The row replaces the head's row of its type, or comes after the head.
+    std::string text = head;
+    const std::string row_start = "| " + std::string(m.type) + " |";
+    const auto at = text.find(row_start);
+    if (at != std::string::npos)
+      text.replace(at, text.find('\n', at) + 1 - at, m.row);
+    else
+      text += m.row;
+    const tileset::Set set = tileset::parse(text);
+    REQUIRE(set.ok());  // a well-formed set: only the engine's type of that name differs
+    const std::string says = "type " + std::string(m.type) + " differs from the engine's " + m.type;
+    CHECK_THROWS_WITH_AS(Ruleset::from_set(set, "file", "marks.tiles", false),
+                         doctest::Contains(says.c_str()), std::invalid_argument);
+    test::write_text(d / "marks.tiles", text);
+    const auto r = test::run_carcsolo({"run", "--tileset", "marks.tiles", "--games", "2", "-q", "--out", "x.json"}, d.path());
+    CHECK(r.status == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK(r.err.find(says) != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(d / "x.json"));
+    // `tiles` reads and checks it, and says why it is not played.
+    const auto t = test::run_carcsolo({"tiles", "marks.tiles"}, d.path());
+    CHECK(t.status == 0);
+    CHECK(t.out.find("read and checked, but not played: ") != std::string::npos);
+    CHECK(t.out.find(says) != std::string::npos);
+  }
 }
