@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -400,6 +401,66 @@ TEST_CASE("carcsolo advise --tileset base+inns+river --large-meeple: the library
   const auto v = run_carcsolo({"advise", "--tileset", "base+inns", "--analyser", "value", "-q"}, dir.path());
   CHECK(v.status == 2);
   CHECK(v.err.find("--analyser") != std::string::npos);
+}
+
+TEST_CASE("carcsolo advise --tileset base+river: the lake told with two river tiles left is refused, as the last it is taken") {
+  using carc::test::run_carcsolo;
+  carc::test::TempDir dir;
+  // The lines a person types for the deal of seed 20 (the advice ranked first played), cut
+  // before the river tile told after `told` others: the river stack has 11, the lake last.
+  const carc::Config cfg{3, 4, carc::sim::load_ruleset("base+river", false)};
+  const Driven d = drive(20, 0, small(1, 2, 1), cfg);
+  std::vector<std::string> typed;
+  {
+    std::istringstream in(d.input);
+    for (std::string l; std::getline(in, l);) typed.push_back(l);
+  }
+  const auto cut = [&](int told) {
+    std::size_t i = 0;
+    for (int rivers = 0; i < typed.size(); ++i) {
+      const int t = carc::tile_type(typed[i]);
+      if (typed[i] != "1" && t != carc::kNoType && carc::is_river(t) && rivers++ == told) break;
+    }
+    REQUIRE(i < typed.size());
+    return i;
+  };
+  const auto joined = [&](std::size_t from, std::size_t to) {
+    std::string s;
+    for (std::size_t i = from; i < to; ++i) s += typed[i] + "\n";
+    return s;
+  };
+  const auto advise = [&](const std::string& input, const std::string& extra = "") {
+    carc::test::write_text(dir / "in.txt", input);
+    return run_carcsolo({"-c", std::string(CARCSOLO_BINARY) + " advise --tileset base+river --analyser heuristic"
+                                   " --rollouts 1 --candidates 2 --seed 1 -q " + extra + " < in.txt"},
+                        dir.path(), "/bin/sh");
+  };
+  const auto last_prompt = [](const std::string& out) {
+    const auto at = out.rfind("draw ");
+    return at == std::string::npos ? std::string() : out.substr(at, out.find('\n', at) - at);
+  };
+  const std::string early = "carcsolo advise: the lake (R9) is the river stack's last tile: 1 other river tiles come first\n";
+  // Nine river tiles told: two left, the lake and one other. The lake now is refused.
+  const std::size_t nine = cut(9), ten = cut(10);
+  REQUIRE(typed[nine] != "R9");
+  REQUIRE(typed[ten] == "R9");  // the deal's lake, the river stack's last tile
+  auto r = advise(joined(0, nine) + "R9\n");
+  CHECK(last_prompt(r.out).find(" river 2 ") != std::string::npos);
+  CHECK(r.status == 2);
+  CHECK(r.err == early);
+  // With --retry the question comes again, and the game goes on with the river's tile.
+  r = advise(joined(0, nine) + "R9\n" + joined(nine, typed.size()), "--retry");
+  CHECK(r.status == 0);
+  CHECK(r.err == early);
+  CHECK(r.out.find("over result " + std::to_string(d.log.at("result").get<int>()) + " ") != std::string::npos);
+  // Ten told: the lake is the last river tile, and is taken.
+  r = advise(joined(0, ten) + "R9\n1\n");
+  const auto one = r.out.rfind(" river 1 ");
+  REQUIRE(one != std::string::npos);
+  CHECK(r.out.find("played ", one) != std::string::npos);  // the lake placed
+  CHECK(r.status == 2);  // the input ended before the game was over
+  CHECK(r.err.find("the input ended before the game was over") != std::string::npos);
+  CHECK(r.err.find("lake") == std::string::npos);
 }
 
 TEST_CASE("carcsolo advise: a move by its rank or by x,y,rot and meeple, and bad input is one line and exit 2") {
