@@ -161,3 +161,44 @@ TEST_CASE("analysis by search: a move other than the choice is valued on the cho
   CHECK(differ > 5);
   CHECK(held * 2 > differ);
 }
+
+TEST_CASE("search's report: the held-out loss is measured on deals other than those the choice was made on") {
+  // A beam of two, one round: both moves get every one of the 8 deals, and the choice is
+  // the one whose mean over them is higher, so its in-sample loss against the other is never
+  // negative. Held out on as many fresh deals, the other move is sometimes the better:
+  // measured on the very deals of the choice, the held-out loss would be the in-sample one.
+  constexpr const char* kTwo = "search:candidates=12,beam=2,rollouts=8,turns=3";
+  carc::SearchValuer valuer(kTwo);
+  auto driver = carc::make_placement_policy("heuristic");
+  auto scoring = carc::make_scoring_policy("best");
+  int measured = 0, other_value = 0, held_negative = 0;
+  for (std::uint64_t game = 0; game < 2; ++game)
+    carc::test::for_each_decision({3, 4}, 91, game, *driver, *scoring,
+                                  [&](const carc::State& s, int type, std::span<const carc::Placement> legal, carc::Rng& rng) {
+      const carc::Observation obs(s, type);
+      carc::Rng first = rng;
+      SearchReport plain;
+      (void)valuer.value(obs, legal, first, {}, plain);
+      if (plain.deals == 0 || plain.moves.size() < 2 || plain.moves[1].rollouts != plain.deals) return;
+      REQUIRE(plain.deals == 8);
+      const Move other = plain.moves[1].move;  // the beam's other move, on every deal
+      carc::Rng again = rng;
+      SearchReport r;
+      (void)valuer.value(obs, legal, again, std::span<const Move>(&other, 1), r, plain.deals);
+      REQUIRE(r.deals == plain.deals);
+      const carc::SearchCandidate* c = nullptr;
+      for (const auto& m : r.moves)
+        if (m.asked) c = &m;
+      REQUIRE(c != nullptr);
+      REQUIRE(c != &r.moves[0]);
+      CHECK(c->loss >= 0);  // in-sample: the choice is the better on its own deals
+      REQUIRE(std::isfinite(c->heldout_loss));
+      ++measured;
+      other_value += std::fabs(c->heldout_loss - c->loss) > 1e-9;
+      held_negative += c->heldout_loss < 0;
+    });
+  MESSAGE(measured, " decisions, held-out loss other than in-sample at ", other_value, ", negative at ", held_negative);
+  REQUIRE(measured > 20);
+  CHECK(other_value * 4 > measured * 3);  // fresh deals: another value (88 of 94 when written)
+  CHECK(held_negative * 10 > measured);   // and the choice's optimism gone: the other move wins some (20)
+}
