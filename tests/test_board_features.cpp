@@ -104,6 +104,39 @@ TEST_CASE("board block: the frontier and each colour's figures on a board worked
   CHECK(at(f, "road_figures_1") == 1);
 }
 
+TEST_CASE("board block: led_tiles counts a feature's tiles only for the colours that lead it") {
+  // One road built of three parts, each with a figure: colour 0's (D and U), colour 1's
+  // (V at 1,1), colour 0's again (V at 0,1); the tiles that join them carry no meeple (the
+  // parts they join are taken). y grows to the south.
+  test::Game g(Config{3, 4});
+  g.turn("0: U 1 0 1 road:E,W");  // D-U, open at (-1,0) and (2,0)
+  g.turn("1: V 1 1 3 road:E,S");  // south of U, open at (2,1) and (1,2)
+  g.turn("0: V 0 1 0 road:S,W");  // south of D, open at (0,2) and (-1,1)
+  g.turn("2: V 1 2 1");           // joins colour 1's part
+  g.turn("2: V 0 2 2");           // ... to colour 0's second: 1 figure each, 4 tiles
+  // Mover 2: slot 0 colour 0, slot 1 colour 1, slot 2 colour 2.
+  std::vector<float> f = features_of(g.state(), 2);
+  CHECK(at(f, "road_figures_0") == 2);  // the road D-U and the road of four tiles
+  CHECK(at(f, "road_figures_1") == 1);
+  CHECK(at(f, "led_tiles_0") == 2 + 4);  // a tie leads: both lead the four tiles
+  CHECK(at(f, "led_tiles_1") == 4);
+  CHECK(at(f, "led_tiles_2") == 0);
+  g.turn("2: V 2 0 0");  // extends D-U to (2,0), open south
+  g.turn("2: V 2 1 1");  // joins it to the four: one road of 8 tiles, colour 0 two figures, colour 1 one
+  const int root = g.state().feature_of(1, 0);  // U's road (the second tile on the board)
+  REQUIRE(g.state().feature(root).meeples[0] == 2);
+  REQUIRE(g.state().feature(root).meeples[1] == 1);
+  REQUIRE(g.state().feature(root).tiles == 8);
+  f = features_of(g.state(), 2);
+  CHECK(at(f, "road_figures_0") == 2);
+  CHECK(at(f, "road_figures_1") == 1);
+  CHECK(at(f, "open_edges_0") == 2);  // the road's two open ends: west of D, west of V at 0,1
+  CHECK(at(f, "open_edges_1") == 2);
+  CHECK(at(f, "led_tiles_0") == 8);  // colour 0 leads the road
+  CHECK(at(f, "led_tiles_1") == 0);  // colour 1 has a figure on it but does not lead
+  CHECK(at(f, "led_tiles_2") == 0);
+}
+
 TEST_CASE("board block: a net of 109 inputs reads it, one of another width is refused") {
   test::Game g(Config{3, 4});
   g.turn("A 1 0 1 monastery");
@@ -229,4 +262,90 @@ TEST_CASE("positions --candidates: a row for every other move of search's beam, 
   const auto bad = run_carcsolo(args, dir.path());
   CHECK(bad.status == 2);
   CHECK(bad.err.find("--candidates needs --board") != std::string::npos);
+}
+
+namespace {
+
+// search, its beam recorded at each decision: how many rows `positions --candidates` owes
+// the decision (the move played, and one per other move of the beam, told apart by
+// placement, meeple and large meeple), and how many of the others lie at the played
+// move's placement with another meeple.
+class BeamRecorder final : public PlacementPolicy {
+ public:
+  explicit BeamRecorder(PlacementPolicy& inner) : inner_(inner) {}
+  Move choose(const Observation& obs, std::span<const Placement> legal, Rng& rng) override {
+    const Move m = inner_.choose(obs, legal, rng);
+    int rows = 1;
+    for (const MoveValue& c : inner_.last_candidates()) {
+      const bool same_at = c.move.at.x == m.at.x && c.move.at.y == m.at.y && c.move.at.rot == m.at.rot;
+      if (same_at && c.move.seg == m.seg && c.move.large == m.large) continue;  // the move played
+      ++rows;
+      same_placement += same_at;
+    }
+    due.push_back(rows);
+    return m;
+  }
+  double last_value() const override { return inner_.last_value(); }
+  std::span<const MoveValue> last_candidates() const override { return inner_.last_candidates(); }
+  std::vector<int> due;  // rows owed per decision, in order
+  int same_placement = 0;
+
+ private:
+  PlacementPolicy& inner_;
+};
+
+}  // namespace
+
+TEST_CASE("positions --candidates: exactly the rows due, a candidate at the played placement with another meeple included") {
+  using test::run_carcsolo;
+  constexpr const char* kSpec = "search:candidates=6,beam=3,rollouts=4,leaf=1";
+  constexpr int kGames = 4;
+  constexpr std::uint64_t kSeed = 23;
+  // What is due, from the same games played by the library with the beam recorded.
+  std::vector<std::vector<int>> due(kGames);
+  int same_placement = 0;
+  std::size_t total = 0;
+  for (int game = 0; game < kGames; ++game) {
+    auto search = make_placement_policy(kSpec);
+    auto scoring = make_scoring_policy("best");
+    BeamRecorder rec(*search);
+    (void)sim::play_game({{3, 4}, kSeed, std::uint64_t(game)}, rec, *scoring);
+    due[std::size_t(game)] = rec.due;
+    same_placement += rec.same_placement;
+    for (const int n : rec.due) total += std::size_t(n);
+  }
+  REQUIRE(same_placement > 0);  // the games have such candidates: the case is tested
+  test::TempDir dir;
+  const auto r = run_carcsolo({"positions", "--games", std::to_string(kGames), "--seed", std::to_string(kSeed),
+                               "--scoring", "best", "--board", "--candidates", "--placement", kSpec, "-q",
+                               "--out", "all.bin"},
+                              dir.path());
+  REQUIRE(r.status == 0);
+  const std::string all = test::read_text(dir / "all.bin");
+  const std::size_t body = all.find('\n') + 1;
+  const nlohmann::json h = nlohmann::json::parse(all.substr(0, body - 1));
+  const std::size_t rows = h["rows"].get<std::size_t>();
+  REQUIRE(all.size() == body + rows * 540);
+  CHECK(rows == total);
+  // Decision by decision: a row with chosen 1, then the decision's other candidates.
+  std::vector<std::vector<int>> found(kGames);
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(all.data()) + body;
+  for (std::size_t i = 0; i < rows; ++i, p += 540) {
+    std::uint64_t game = 0;
+    float chosen = 0;
+    std::memcpy(&game, p, 8);
+    std::memcpy(&chosen, p + 540 - 4, 4);
+    REQUIRE(game < std::uint64_t(kGames));
+    auto& g = found[std::size_t(game)];
+    if (chosen == 1) {
+      g.push_back(1);
+    } else {
+      REQUIRE(!g.empty());
+      ++g.back();
+    }
+  }
+  for (int game = 0; game < kGames; ++game) {
+    CAPTURE(game);
+    CHECK(found[std::size_t(game)] == due[std::size_t(game)]);
+  }
 }
