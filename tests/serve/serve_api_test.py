@@ -460,8 +460,16 @@ def resumed(work):
             else:
                 ts = play_advised(sv, tid, ts)
         log = sv.request("GET", "/api/log?id=" + tid)
-        check(log["unfinished"] and log["advisor"]["decisions"] == 6 and 0 <= log["advisor"]["followed"] <= 6,
-              "the table game's log so far: %s" % log.get("advisor"))
+        check(log["unfinished"] and log["advisor"]["decisions"] == 6 and log["advisor"]["followed"] == 6,
+              "the table game's log so far (every move the advice's first): %s" % log.get("advisor"))
+        # advise's log carries the same advisor block (one table session type)
+        r = subprocess.run([CARCSOLO, "advise", "--log", os.path.join(work, "advise.json"), "-q"] + ADVICE,
+                           input="V\n1\nquit\n", capture_output=True, text=True, timeout=120)
+        with open(os.path.join(work, "advise.json")) as f:
+            alog = json.loads(f.read())
+        check(r.returncode == 0 and sorted(alog["advisor"]) == sorted(log["advisor"]) and
+              alog["advisor"]["decisions"] == 1 and alog["advisor"]["followed"] == 1,
+              "advise's advisor block %s, serve's %s" % (alog.get("advisor"), log["advisor"]))
         path = os.path.join(work, "table-so-far.json")
         with open(path, "w") as f:
             f.write(json.dumps(log) + "\n")
