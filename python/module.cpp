@@ -130,20 +130,22 @@ py::tuple command(const std::string& name, const std::vector<std::string>& args,
   // study; none can play a Python policy, so then the call instead (performance.python_call)
   std::vector<std::string> words = {"carcsolo", name};
   words.insert(words.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& w : words) argv.push_back(w.data());
-  sim::set_command_line(int(argv.size()), argv.data());
-  if (embed.own_policies) sim::set_python_call(call);
+  sim::set_interrupted_command(name);
+  sim::ProgramInfo program = sim::make_program_info(words);
+  if (embed.own_policies) {
+    program.command_line.clear();
+    program.python_call = call;
+  }
   embed.makers = makers(std::move(placement), std::move(scoring), errors);
   int status = 0;
   try {
     py::gil_scoped_release free_gil;  // the driver's threads; Python policies take it back
     status = translated([&] {
-      if (name == "run") return sim::cmd_run(args, &embed);
-      if (name == "compare") return sim::cmd_compare(args, &embed);
-      if (name == "sweep") return sim::cmd_sweep(args, &embed);
-      if (name == "analyse") return sim::cmd_analyse(args, &embed);
-      if (name == "tune") return sim::cmd_tune(args, &embed);
+      if (name == "run") return sim::cmd_run(args, program, &embed);
+      if (name == "compare") return sim::cmd_compare(args, program, &embed);
+      if (name == "sweep") return sim::cmd_sweep(args, program, &embed);
+      if (name == "analyse") return sim::cmd_analyse(args, program, &embed);
+      if (name == "tune") return sim::cmd_tune(args, program, &embed);
       throw std::invalid_argument("unknown command '" + name + "'");
     });
   } catch (...) {

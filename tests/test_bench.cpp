@@ -57,7 +57,7 @@ TEST_CASE("bench: games per second on 1 and all threads, for each policy asked")
   CHECK(f.mean_tiles < 71);
   CHECK(f.mean_result > 0);
   CHECK(r.micro.empty());
-  const auto j = r.to_json();
+  const auto j = r.to_json(carc::sim::ProgramInfo{});
   CHECK(j["format"] == "carcsolo-bench/1");
   CHECK(j["policies"][0]["games_per_second_1_thread"]["samples"].size() == 2);
   CHECK(j["options"]["threads"] == 2);
@@ -120,7 +120,7 @@ TEST_CASE("bench: the engine's micro-benchmarks") {
     // The learned value's cost per candidate names the net it timed (the context's: built-in).
     if (m.name == "value net") CHECK(m.what.find(carc::ValueNet::builtin().hash()) != std::string::npos);
   }
-  CHECK(r.to_json()["micro"].size() == r.micro.size());
+  CHECK(r.to_json(carc::sim::ProgramInfo{})["micro"].size() == r.micro.size());
   CHECK(r.markdown().find("| State::place |") != std::string::npos);
 }
 
@@ -132,7 +132,7 @@ TEST_CASE("bench --tileset: the games and the engine on an expansion set, record
   const auto r = carc::sim::run_bench(o);
   REQUIRE(r.policies.size() == 1);
   CHECK(r.policies[0].mean_tiles > 11);  // random games of this set place at least the river's tiles
-  const auto j = r.to_json();
+  const auto j = r.to_json(carc::sim::ProgramInfo{});
   CHECK(j["options"]["tileset"] == "base+inns+river");
   CHECK(j["options"]["tileset_hash"] == set.hash);
   CHECK(j["options"]["large_meeple"] == true);
@@ -149,5 +149,5 @@ TEST_CASE("bench --tileset: the games and the engine on an expansion set, record
   auto b = tiny();
   b.micro = false;
   b.reps = 1;
-  CHECK(!carc::sim::run_bench(b).to_json()["options"].contains("tileset"));
+  CHECK(!carc::sim::run_bench(b).to_json(carc::sim::ProgramInfo{})["options"].contains("tileset"));
 }

@@ -17,7 +17,6 @@
 #include "policies/lookahead.hpp"
 #include "policies/value_net.hpp"
 #include "policies/policy.hpp"
-#include "sim/cli/cli.hpp"
 #include "sim/driver/deal.hpp"
 #include "sim/driver/matrix.hpp"
 
@@ -572,7 +571,7 @@ BenchReport run_bench(const BenchOptions& options,
   return r;
 }
 
-nlohmann::json BenchReport::to_json() const {
+nlohmann::json BenchReport::to_json(const ProgramInfo& p) const {
   nlohmann::json pol = nlohmann::json::array();
   for (const auto& f : policies)
     pol.push_back({{"placement", f.placement},
@@ -593,7 +592,6 @@ nlohmann::json BenchReport::to_json() const {
     j["what"] = m.what;
     mic.push_back(j);
   }
-  const ProgramInfo p = program_info();
   nlohmann::json doc = {{"format", "carcsolo-bench/1"},
           {"program", {{"name", p.name}, {"version", p.version}, {"git", p.git}}},
           {"machine",

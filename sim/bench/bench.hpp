@@ -14,6 +14,7 @@
 
 #include "core/state.hpp"
 #include "policies/context.hpp"
+#include "sim/stats/stats.hpp"
 
 namespace carc::sim {
 
@@ -67,7 +68,8 @@ struct BenchReport {
   std::vector<PolicyFigures> policies;
   std::vector<MicroFigure> micro;
 
-  nlohmann::json to_json() const;
+  // `program`: what the file records of the program that measured (version, commit).
+  nlohmann::json to_json(const ProgramInfo& program) const;
   std::string table() const;     // for a terminal
   std::string markdown() const;  // tables for results/performance.md
 };

@@ -25,10 +25,10 @@ CeilingCounts ceiling_counts(const nlohmann::json& per_game) {
   return c;
 }
 
-nlohmann::json ceiling_document(const CeilingFile& f, int threads, double seconds) {
+nlohmann::json ceiling_document(const CeilingFile& f, int threads, double seconds, const ProgramInfo& program) {
   RunConfig rc = f.config;
   rc.games = f.ceiling.games();
-  auto doc = f.ceiling.to_json(rc, program_info(), Performance{threads, seconds});
+  auto doc = f.ceiling.to_json(rc, program, Performance{threads, seconds});
   RunConfig ra = rc;
   ra.placement_policy = f.against;
   doc["reference"] = f.policy_line ? kCeilingReference : kCeilingReferenceV1;
@@ -39,7 +39,7 @@ nlohmann::json ceiling_document(const CeilingFile& f, int threads, double second
     doc["ceiling"]["beam_alone_better"] = c.beam_alone_better;
   }
   doc["against"] = {
-      {"results", f.against_results.to_json(ra, program_info(), Performance{threads, 0})},
+      {"results", f.against_results.to_json(ra, program, Performance{threads, 0})},
       {"difference", f.difference.to_json()}};
   doc["per_game"] = f.per_game;
   return doc;

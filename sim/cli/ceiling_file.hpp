@@ -49,7 +49,7 @@ CeilingCounts ceiling_counts(const nlohmann::json& per_game);
 // The document of `f`: its results, `reference`, `ceiling` (`width`, `policy_line`, and
 // with it `better` and `beam_alone_better`), `against.results`, `against.difference` and
 // `per_game`. `performance`: threads and seconds as given.
-nlohmann::json ceiling_document(const CeilingFile& f, int threads, double seconds);
+nlohmann::json ceiling_document(const CeilingFile& f, int threads, double seconds, const ProgramInfo& program);
 
 // The summary's lines after the reference's own results: the policy's mean, what knowing
 // the order is worth, and (with the policy's line) how often the beam beat the policy.

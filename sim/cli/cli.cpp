@@ -288,24 +288,7 @@ std::string rate_text(double per_second) {
   return buf;
 }
 
-namespace {
-std::vector<std::string>& command_line() {
-  static std::vector<std::string> words;
-  return words;
-}
-std::string& python_call() {
-  static std::string call;
-  return call;
-}
-}  // namespace
-
-void set_python_call(const std::string& call) {
-  command_line().clear();
-  python_call() = call;
-}
-
-void set_command_line(int argc, char** argv) {
-  set_interrupted_command(argc > 1 ? argv[1] : "");
+ProgramInfo make_program_info(const std::vector<std::string>& words) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path cwd = fs::current_path(ec);
@@ -320,13 +303,6 @@ void set_command_line(int argc, char** argv) {
     const bool inside = !rel.empty() && *rel.begin() != "..";
     return head + (inside ? rel.string() : fs::path(value).filename().string());
   };
-  python_call().clear();
-  auto& words = command_line();
-  words.assign({"carcsolo"});
-  for (int i = 1; i < argc; ++i) words.push_back(shareable(argv[i]));
-}
-
-ProgramInfo program_info() {
   ProgramInfo p;
   p.version = CARCSOLO_VERSION;
   p.git = CARCSOLO_GIT;
@@ -334,8 +310,8 @@ ProgramInfo program_info() {
   p.compiler = CARCSOLO_COMPILER;
   p.flags = CARCSOLO_FLAGS;
   p.build_type = CARCSOLO_BUILD_TYPE;
-  p.command_line = command_line();
-  p.python_call = python_call();
+  p.command_line.assign({"carcsolo"});
+  for (std::size_t i = 1; i < words.size(); ++i) p.command_line.push_back(shareable(words[i]));
   return p;
 }
 

@@ -51,14 +51,12 @@ po::variables_map parse_with_files(const po::options_description& d, const Args&
 // that cannot be written is a UsageError naming the option.
 AtomicFile open_output(const std::string& opt, const std::string& path);
 
-// The program's version, commit, build and (once main has called set_command_line) the
-// command line, for the files it writes.
-ProgramInfo program_info();
-void set_command_line(int argc, char** argv);
-// A study whose policy no command line can play (a Python callable): the files record
-// `call`, the words of the host program's call, as `performance.python_call` and no
-// command line, until set_command_line is called again.
-void set_python_call(const std::string& call);
+// The program's version, commit and build and the command line `words` ("carcsolo" and
+// its arguments, a path inside the working directory written relative to it, one outside
+// by its file name), for the files it writes: built once, by main or by the Python
+// module, and handed to every command. A study whose policy no command line can play (a
+// Python callable) records the host program's call instead (ProgramInfo::python_call).
+ProgramInfo make_program_info(const std::vector<std::string>& words);
 
 // --deal FILE: a deal of the set `tiles` as read_deal reads it (sim/driver/deal.hpp: one
 // line per colour of its stack's tile names top first, then with the river a line
@@ -196,25 +194,25 @@ struct Embedding;  // sim/cli/embedding.hpp
 
 // The subcommands. Each returns the process exit status. `run`, `compare`, `sweep` and `tune` also
 // run embedded in another program (the Python module), which gets the document back.
-int cmd_run(const Args& args);
-int cmd_run(const Args& args, Embedding* embed);
-int cmd_compare(const Args& args, Embedding* embed);
-int cmd_sweep(const Args& args, Embedding* embed);
-int cmd_replay(const Args& args);
-int cmd_policies(const Args& args);
-int cmd_tiles(const Args& args);
-int cmd_compare(const Args& args);
-int cmd_sweep(const Args& args);
-int cmd_verify(const Args& args);
-int cmd_bench(const Args& args);
-int cmd_merge(const Args& args);
-int cmd_ceiling(const Args& args);
-int cmd_positions(const Args& args);
-int cmd_analyse(const Args& args);
-int cmd_advise(const Args& args);
-int cmd_serve(const Args& args);
-int cmd_analyse(const Args& args, Embedding* embed);
-int cmd_tune(const Args& args);
-int cmd_tune(const Args& args, Embedding* embed);
+int cmd_run(const Args& args, const ProgramInfo& program);
+int cmd_run(const Args& args, const ProgramInfo& program, Embedding* embed);
+int cmd_compare(const Args& args, const ProgramInfo& program, Embedding* embed);
+int cmd_sweep(const Args& args, const ProgramInfo& program, Embedding* embed);
+int cmd_replay(const Args& args, const ProgramInfo& program);
+int cmd_policies(const Args& args, const ProgramInfo& program);
+int cmd_tiles(const Args& args, const ProgramInfo& program);
+int cmd_compare(const Args& args, const ProgramInfo& program);
+int cmd_sweep(const Args& args, const ProgramInfo& program);
+int cmd_verify(const Args& args, const ProgramInfo& program);
+int cmd_bench(const Args& args, const ProgramInfo& program);
+int cmd_merge(const Args& args, const ProgramInfo& program);
+int cmd_ceiling(const Args& args, const ProgramInfo& program);
+int cmd_positions(const Args& args, const ProgramInfo& program);
+int cmd_analyse(const Args& args, const ProgramInfo& program);
+int cmd_advise(const Args& args, const ProgramInfo& program);
+int cmd_serve(const Args& args, const ProgramInfo& program);
+int cmd_analyse(const Args& args, const ProgramInfo& program, Embedding* embed);
+int cmd_tune(const Args& args, const ProgramInfo& program);
+int cmd_tune(const Args& args, const ProgramInfo& program, Embedding* embed);
 
 }  // namespace carc::sim

@@ -311,7 +311,7 @@ class Session {
 
 }  // namespace
 
-int cmd_advise(const Args& args) {
+int cmd_advise(const Args& args, const ProgramInfo& /*program: writes no results file*/) {
   std::string colors = "3", meeples = "4", analyser = "search", scoring = "best", rollouts = "32",
               candidates = "8", seed = "1", k = "5", log, value_net, tileset = "base", aim = "score";
   bool large_meeple = false;

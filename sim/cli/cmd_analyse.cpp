@@ -171,9 +171,9 @@ std::vector<GameAnalysis> analyse_file(const std::string& file, const po::variab
 
 }  // namespace
 
-int cmd_analyse(const Args& args) { return cmd_analyse(args, nullptr); }
+int cmd_analyse(const Args& args, const ProgramInfo& program) { return cmd_analyse(args, program, nullptr); }
 
-int cmd_analyse(const Args& args, Embedding* embed) {
+int cmd_analyse(const Args& args, const ProgramInfo& program, Embedding* embed) {
   std::vector<std::string> files;
   AnalyseOptions o;
   po::options_description d(
@@ -323,7 +323,7 @@ int cmd_analyse(const Args& args, Embedding* embed) {
     j.erase("games");
     j["aggregate"] = aggregate_json(results, n_largest);
     j["games"] = std::move(games);
-    j["program"] = nlohmann::ordered_json::parse(program_json(program_info()).dump());
+    j["program"] = nlohmann::ordered_json::parse(program_json(program).dump());
     j["value_net"] = {{"hash", rc.value_net_hash}, {"source", rc.value_net_source}};
     if (output.is_open()) {
       output.write(j.dump(1) + "\n");

@@ -15,7 +15,7 @@
 
 namespace carc::sim {
 
-int cmd_bench(const Args& args) {
+int cmd_bench(const Args& args, const ProgramInfo& program) {
   std::string games = "200000", reps = "5", seconds = "1",
               threads = std::to_string(default_threads());
   std::string colors = "3", meeples = "4", only, json_out, md_out, tileset = "base";
@@ -88,7 +88,7 @@ int cmd_bench(const Args& args) {
     if (tty) std::cerr << "  " << line << "\n";
   });
   if (json_file.is_open()) {
-    json_file.write(r.to_json().dump(2) + "\n");
+    json_file.write(r.to_json(program).dump(2) + "\n");
     json_file.commit();
   }
   if (md_file.is_open()) {

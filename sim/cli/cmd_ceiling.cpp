@@ -129,7 +129,7 @@ void print_summary(const CeilingRun& run, const CeilingFile& f) {
 
 }  // namespace
 
-int cmd_ceiling(const Args& args) {
+int cmd_ceiling(const Args& args, const ProgramInfo& program) {
   GameOptions g;
   RangeOptions range("200", 1000000);
   std::string width = "1024", against = "heuristic", out, log, log_games;
@@ -187,7 +187,7 @@ int cmd_ceiling(const Args& args) {
   play_all(run);
   const bool partial = run.done < run.rc.games;
   const CeilingFile file = file_of(run);
-  nlohmann::json doc = ceiling_document(file, run.threads, run.seconds);
+  nlohmann::json doc = ceiling_document(file, run.threads, run.seconds, program);
   if (partial) doc["partial"] = true;
   if (log_file.is_open()) {
     const Config cfg{run.rc.colors, run.rc.meeples};

@@ -118,9 +118,9 @@ void print_compare_table(std::ostream& os, const std::vector<RunConfig>& cfg, co
   }
 }
 
-int cmd_compare(const Args& args) { return cmd_compare(args, nullptr); }
+int cmd_compare(const Args& args, const ProgramInfo& program) { return cmd_compare(args, program, nullptr); }
 
-int cmd_compare(const Args& args, Embedding* embed) {
+int cmd_compare(const Args& args, const ProgramInfo& program, Embedding* embed) {
   GameOptions g;
   RangeOptions range("10000", UINT64_MAX / 4);
   std::vector<std::string> placement, scoring;
@@ -201,11 +201,11 @@ int cmd_compare(const Args& args, Embedding* embed) {
   const bool dry = vm.count("dry-run") > 0;
   if (dry && embed) throw UsageError("--dry-run is for the command line");
   if (dry) {  // no file is opened
-    MatrixCommand cmd(study, cap, range.thread_count(), "", "", nullptr, nullptr);
+    MatrixCommand cmd(study, cap, range.thread_count(), "", "", nullptr, nullptr, program);
     return dry_run_command("compare", cmd.req, study.ci_goal());
   }
   MatrixCommand cmd(study, cap, range.thread_count(vm, "compare"), out, per_game, embed,
-                    difference_text);
+                    difference_text, program);
   const MatrixOutcome total =  // without rules: the whole range
       cmd.play([&](const MatrixRequest& req) {
         return study.sprt ? play_sprt(req, *study.sprt) : play_until_ci(req, study.ci_goal());

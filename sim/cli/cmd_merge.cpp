@@ -148,7 +148,7 @@ void check_contiguous(std::vector<Shard>& shards) {
 }
 
 // performance: the shards' seconds added up (the work, as if run one after another).
-nlohmann::json merge_results(const std::vector<Shard>& shards, std::string& summary) {
+nlohmann::json merge_results(const std::vector<Shard>& shards, const ProgramInfo& program, std::string& summary) {
   Accumulator all;
   double seconds = 0;
   int threads = 0;
@@ -166,12 +166,12 @@ nlohmann::json merge_results(const std::vector<Shard>& shards, std::string& summ
   summary = policies_text(config) + ", " + std::to_string(config.colors) + " colours x " +
             std::to_string(config.meeples) + " meeples, seed " + std::to_string(config.seed) + "\n" +
             all.summary();
-  return all.to_json(config, program_info(), Performance{threads, seconds});
+  return all.to_json(config, program, Performance{threads, seconds});
 }
 
 // The ceiling's results, the policy's and their difference merged exactly; per_game in
 // game order.
-nlohmann::json merge_ceiling(const std::vector<Shard>& shards, std::string& summary) {
+nlohmann::json merge_ceiling(const std::vector<Shard>& shards, const ProgramInfo& program, std::string& summary) {
   CeilingFile all = shards[0].ceiling;
   all.ceiling = Accumulator{};
   all.against_results = Accumulator{};
@@ -195,10 +195,10 @@ nlohmann::json merge_ceiling(const std::vector<Shard>& shards, std::string& summ
   summary = "REFERENCE THAT CHEATS, NOT A POLICY (sees the dealt stacks): the best line a beam "
             "of width " + std::to_string(all.width) + " found; a lower bound on each deal's optimum\n" +
             all.ceiling.summary() + ceiling_summary(all);
-  return ceiling_document(all, threads, seconds);
+  return ceiling_document(all, threads, seconds, program);
 }
 
-nlohmann::json merge_matrix(const std::vector<Shard>& shards, std::string& summary) {
+nlohmann::json merge_matrix(const std::vector<Shard>& shards, const ProgramInfo& program, std::string& summary) {
   MatrixOutcome all;
   int threads = 0;
   for (const auto& s : shards) {
@@ -220,12 +220,12 @@ nlohmann::json merge_matrix(const std::vector<Shard>& shards, std::string& summa
     print_sweep_table(os, study.configs, all);
   }
   summary = os.str();
-  return matrix_document(study, all, threads);
+  return matrix_document(study, all, threads, program);
 }
 
 }  // namespace
 
-int cmd_merge(const Args& args) {
+int cmd_merge(const Args& args, const ProgramInfo& program) {
   std::vector<std::string> inputs;
   std::string out;
   po::options_description d(
@@ -251,9 +251,9 @@ int cmd_merge(const Args& args) {
   check_contiguous(shards);
   std::string summary;
   const std::string& kind = shards[0].kind;
-  auto doc = kind == "results"   ? merge_results(shards, summary)
-             : kind == "ceiling" ? merge_ceiling(shards, summary)
-                                 : merge_matrix(shards, summary);
+  auto doc = kind == "results"   ? merge_results(shards, program, summary)
+             : kind == "ceiling" ? merge_ceiling(shards, program, summary)
+                                 : merge_matrix(shards, program, summary);
   doc["performance"]["shards"] = shards.size();
   if (out_file.is_open()) {
     out_file.write(doc.dump(2) + "\n");

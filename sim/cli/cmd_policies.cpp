@@ -18,7 +18,7 @@ void print_policies(const char* title, const std::vector<PolicyInfo>& list) {
 
 }  // namespace
 
-int cmd_policies(const std::vector<std::string>& args) {
+int cmd_policies(const Args& args, const ProgramInfo& /*program: writes no results file*/) {
   if (!args.empty() && args[0] != "--help" && args[0] != "-h")
     throw UsageError("policies takes no arguments (got '" + args[0] + "'; usage: carcsolo policies)");
   if (!args.empty()) {

@@ -29,8 +29,8 @@ constexpr std::size_t kHeaderAlign = 64;
 // Keys in the order docs/positions-format.md lists them.
 using Header = nlohmann::ordered_json;
 
-Header header(const PositionsRequest& req, const RunConfig& rc, std::uint64_t games, std::uint64_t rows,
-              bool partial) {
+Header header(const PositionsRequest& req, const RunConfig& rc, const ProgramInfo& program, std::uint64_t games,
+              std::uint64_t rows, bool partial) {
   Header config = {{"seed", req.seed},
                            {"first_game", req.first_game},
                            {"games", games},
@@ -73,7 +73,7 @@ Header header(const PositionsRequest& req, const RunConfig& rc, std::uint64_t ga
               {"features", "<f4", req.layout.features()},
               {"targets", "<f4", req.layout.targets()}}}}},
           {"features_from", {{"evaluator", "heuristic"}, {"weights", "defaults"}}},
-          {"program", Header::parse(program_json(program_info()).dump())}};
+          {"program", Header::parse(program_json(program).dump())}};
 }
 
 // The header line, spaces before its newline up to `length` bytes in all.
@@ -87,7 +87,7 @@ std::string header_line(const Header& h, std::size_t length) {
 
 }  // namespace
 
-int cmd_positions(const Args& args) {
+int cmd_positions(const Args& args, const ProgramInfo& program) {
   GameOptions g;
   RangeOptions range("1000", UINT64_MAX / 2);
   std::string out;
@@ -135,18 +135,18 @@ int cmd_positions(const Args& args) {
   AtomicFile file;  // opened now: a bad path fails before the work
   // Room for the header with the largest counts it can hold.
   const std::size_t room =
-      (header(req, rc, req.games, std::numeric_limits<std::uint64_t>::max(), false).dump().size() + 1 +
+      (header(req, rc, program, req.games, std::numeric_limits<std::uint64_t>::max(), false).dump().size() + 1 +
        kHeaderAlign - 1) / kHeaderAlign * kHeaderAlign;
   if (writer) {
     file = open_output("out", out);
-    file.write(header_line(header(req, rc, 0, 0, true), room));
+    file.write(header_line(header(req, rc, program, 0, 0, true), room));
   }
   install_stop_handlers();
   const PositionsOutcome r = play_positions(req, [&](const unsigned char* bytes, std::size_t n) {
     file.write(bytes, n);
   });
   if (!writer) return r.partial ? 130 : 0;
-  file.overwrite(0, header_line(header(req, rc, r.games_done, r.rows, r.partial), room));
+  file.overwrite(0, header_line(header(req, rc, program, r.games_done, r.rows, r.partial), room));
   file.commit();
   restore_default_handlers();
   if (!vm.count("quiet")) {

@@ -15,7 +15,7 @@
 
 namespace carc::sim {
 
-int cmd_replay(const std::vector<std::string>& args) {
+int cmd_replay(const Args& args, const ProgramInfo& /*program: writes no results file*/) {
   GameOptions g;
   std::string game = "0", out, from, deal_path;
   PictureOptions pictures;

@@ -45,9 +45,9 @@ std::string mean_text(const MatrixOutcome& o) {
 
 }  // namespace
 
-int cmd_run(const Args& args) { return cmd_run(args, nullptr); }
+int cmd_run(const Args& args, const ProgramInfo& program) { return cmd_run(args, program, nullptr); }
 
-int cmd_run(const Args& args, Embedding* embed) {
+int cmd_run(const Args& args, const ProgramInfo& program, Embedding* embed) {
   GameOptions g;
   RangeOptions range("100000", UINT64_MAX / 2);
   std::string out, log, log_games, per_game, deal_path;
@@ -137,7 +137,7 @@ int cmd_run(const Args& args, Embedding* embed) {
     write_per_game_csv(per_game_file, {rc}, rows);
     per_game_file.commit();
   }
-  auto doc = r.run_json(rc, rc.first_game, program_info(), req.threads, 0);
+  auto doc = r.run_json(rc, rc.first_game, program, req.threads, 0);
   if (given) {
     doc["deal"] = stack_letters(deal);
     if (rc.rules().river()) doc["deal_river"] = river_letters(deal);

@@ -39,7 +39,7 @@ nlohmann::json read_one_log(const std::string& path) {
 
 }  // namespace
 
-int cmd_serve(const Args& args) {
+int cmd_serve(const Args& args, const ProgramInfo& /*program: writes no results file*/) {
   std::string host = "127.0.0.1", port = "8080", analyser = "search", scoring = "best", rollouts = "32",
               candidates = "8", seed = "1", tileset = "base", resume, idle = "120";
   bool large_meeple = false;

@@ -62,7 +62,7 @@ void print_sweep_table(std::ostream& os, const std::vector<RunConfig>& cfg, cons
             "all_tiles  no_meeple tiles_exh\n";
     }
     const Accumulator& a = r.acc[k];
-    const nlohmann::json j = a.to_json(cfg[k], program_info(), Performance{});
+    const nlohmann::json j = a.to_json(cfg[k], ProgramInfo{}, Performance{});
     char line[256];
     std::snprintf(line, sizeof line, "%7d %7d %8llu %7.3f ± %-8.3f %4d%4d%4d ", cfg[k].colors,
                   cfg[k].meeples, static_cast<unsigned long long>(a.games()), a.mean(),
@@ -112,9 +112,9 @@ void print_summary(std::ostream& os, const MatrixStudy& study, const MatrixOutco
 
 }  // namespace
 
-int cmd_sweep(const Args& args) { return cmd_sweep(args, nullptr); }
+int cmd_sweep(const Args& args, const ProgramInfo& program) { return cmd_sweep(args, program, nullptr); }
 
-int cmd_sweep(const Args& args, Embedding* embed) {
+int cmd_sweep(const Args& args, const ProgramInfo& program, Embedding* embed) {
   GameOptions g;
   g.colors = "3,4";
   g.meeples = "2..8";
@@ -159,11 +159,11 @@ int cmd_sweep(const Args& args, Embedding* embed) {
   const bool dry = vm.count("dry-run") > 0;
   if (dry && embed) throw UsageError("--dry-run is for the command line");
   if (dry) {  // no file is opened
-    MatrixCommand cmd(study, games, range.thread_count(), "", "", nullptr, nullptr);
+    MatrixCommand cmd(study, games, range.thread_count(), "", "", nullptr, nullptr, program);
     return dry_run_command("sweep", cmd.req, study.ci_goal());
   }
   MatrixCommand cmd(study, games, range.thread_count(vm, "sweep"), out, per_game, embed,
-                    means_text);
+                    means_text, program);
   const MatrixOutcome r =  // without rules: the whole range
       cmd.play([&](const MatrixRequest& req) { return play_until_ci(req, study.ci_goal()); });
   if (!cmd.writer) return r.partial ? 130 : 0;

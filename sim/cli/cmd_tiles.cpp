@@ -10,7 +10,7 @@
 
 namespace carc::sim {
 
-int cmd_tiles(const Args& args) {
+int cmd_tiles(const Args& args, const ProgramInfo& /*program: writes no results file*/) {
   po::options_description d("carcsolo tiles: read a tile set (base, base+inns, base+river, base+inns+river, or a\n"
                             "file in the format of docs/tileset-format.md), check it, and say what it holds\n\n"
                             "usage: carcsolo tiles [SET|FILE] [--colors N] [--text]\n\nOptions");

@@ -14,9 +14,9 @@
 
 namespace carc::sim {
 
-int cmd_tune(const Args& args) { return cmd_tune(args, nullptr); }
+int cmd_tune(const Args& args, const ProgramInfo& program) { return cmd_tune(args, program, nullptr); }
 
-int cmd_tune(const Args& args, Embedding* embed) {
+int cmd_tune(const Args& args, const ProgramInfo& program, Embedding* embed) {
   GameOptions g;
   g.placement = "heuristic";
   std::vector<std::string> param;
@@ -91,7 +91,7 @@ int cmd_tune(const Args& args, Embedding* embed) {
   if (!embed) install_stop_handlers();
   opt.stop = &g_stop;
   opt.progress = !embed && !vm.count("quiet") && ::isatty(STDERR_FILENO);
-  nlohmann::json doc = run_tune(space, opt, program_info());
+  nlohmann::json doc = run_tune(space, opt, program);
   const bool interrupted = doc["status"] == "interrupted";
   const std::string summary = tune_summary(doc);
   if (embed) {

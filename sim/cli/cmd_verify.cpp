@@ -33,7 +33,7 @@ std::string game_name(const nlohmann::json& doc) {
 
 }  // namespace
 
-int cmd_verify(const std::vector<std::string>& args) {
+int cmd_verify(const Args& args, const ProgramInfo& /*program: writes no results file*/) {
   std::vector<std::string> files;
   po::options_description d(
       "carcsolo verify: replay game logs (carcassonne-solo-log/1) through the engine and\n"

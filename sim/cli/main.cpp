@@ -15,7 +15,7 @@ namespace {
 
 struct Command {
   const char* name;
-  int (*run)(const carc::sim::Args&);
+  int (*run)(const carc::sim::Args&, const carc::sim::ProgramInfo&);
   const char* help;
 };
 
@@ -60,9 +60,9 @@ int report(const std::string& cmd, const std::string& what, int status) {
 // Bad input arrives as UsageError, or from a library layer as std::invalid_argument (a
 // policy spec) or std::runtime_error (a file that cannot be read); any other logic_error
 // is a broken invariant.
-int run_command(const Command& c, const carc::sim::Args& args) {
+int run_command(const Command& c, const carc::sim::Args& args, const carc::sim::ProgramInfo& program) {
   try {
-    return c.run(args);
+    return c.run(args, program);
   } catch (const carc::sim::UsageError& e) {
     return report(c.name, e.what(), kBadInput);
   } catch (const carc::sim::InternalError& e) {
@@ -81,13 +81,15 @@ int run_command(const Command& c, const carc::sim::Args& args) {
 int main(int argc, char** argv) {
   const std::string cmd = argc > 1 ? argv[1] : "";
   const carc::sim::Args args(argv + (argc > 1 ? 2 : 1), argv + argc);
-  carc::sim::set_command_line(argc, argv);
+  carc::sim::set_interrupted_command(cmd);
+  // What the files this run writes record of the program: built here once, handed down.
+  const carc::sim::ProgramInfo program = carc::sim::make_program_info(std::vector<std::string>(argv, argv + argc));
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     usage(std::cout);
     return 0;
   }
   if (cmd == "--version") {
-    const auto p = carc::sim::program_info();
+    const auto& p = program;
     std::cout << p.name << " " << p.version << " (" << p.git
               << (p.dirty == 1 ? ", built from a modified tree" : "") << ")"
               << (p.compiler.empty() ? "" : "; " + p.compiler + ", " + p.build_type + " " + p.flags) << "\n";
@@ -95,7 +97,7 @@ int main(int argc, char** argv) {
   }
   for (const auto& c : kCommands) {
     if (cmd != c.name) continue;
-    return run_command(c, args);
+    return run_command(c, args, program);
   }
   std::string names;
   for (const auto& c : kCommands) names += (names.empty() ? "" : ", ") + std::string(c.name);

@@ -12,8 +12,8 @@ namespace carc::sim {
 
 MatrixCommand::MatrixCommand(const MatrixStudy& study, std::uint64_t games, int threads,
                              const std::string& out, const std::string& per_game,
-                             Embedding* embed, ProgressText progress)
-    : rows{study.first_game, study.configs.size(), {}}, writer(writes_output()), embed_(embed) {
+                             Embedding* embed, ProgressText progress, const ProgramInfo& program)
+    : rows{study.first_game, study.configs.size(), {}}, writer(writes_output()), embed_(embed), program_(program) {
   refuse_per_game_under_mpirun(per_game);
   if (!out.empty() && !per_game.empty() && same_path(out, per_game))
     throw UsageError("--out and --per-game must name different files (both are '" + out + "')");
@@ -39,7 +39,7 @@ void MatrixCommand::end_play() {
 }
 
 nlohmann::json MatrixCommand::write(const MatrixStudy& study, const MatrixOutcome& r) {
-  auto doc = matrix_document(study, r, req.threads);
+  auto doc = matrix_document(study, r, req.threads, program_);
   if (processes::count() > 1) doc["performance"]["processes"] = processes::count();
   if (per_game_file_.is_open()) {
     write_per_game_csv(per_game_file_, study.configs, rows);

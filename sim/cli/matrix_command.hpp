@@ -24,7 +24,7 @@ class MatrixCommand {
   // the process that writes, opens the files.
   MatrixCommand(const MatrixStudy& study, std::uint64_t games, int threads,
                 const std::string& out, const std::string& per_game, Embedding* embed,
-                ProgressText progress);
+                ProgressText progress, const ProgramInfo& program);
   MatrixCommand(const MatrixCommand&) = delete;  // req.per_game points at rows
   MatrixCommand& operator=(const MatrixCommand&) = delete;
 
@@ -53,6 +53,7 @@ class MatrixCommand {
   void begin_play();
   void end_play();
   Embedding* embed_;
+  ProgramInfo program_;
   AtomicFile out_file_, per_game_file_;
 };
 

@@ -246,8 +246,7 @@ void read_sweep(const json& doc, const json& config, MatrixFile& f) {
 
 }  // namespace
 
-json matrix_document(const MatrixStudy& study, const MatrixOutcome& r, int threads) {
-  const ProgramInfo program = program_info();
+json matrix_document(const MatrixStudy& study, const MatrixOutcome& r, int threads, const ProgramInfo& program) {
   json runs = json::array();
   for (std::size_t k = 0; k < study.configs.size(); ++k)
     runs.push_back(r.run_json(study.configs[k], study.first_game, program, threads, k));

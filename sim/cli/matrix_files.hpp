@@ -55,7 +55,8 @@ struct MatrixStudy {
 
 // The document of `study` over the games of `r`. Performance: `threads` and r's seconds;
 // "partial": true when r is.
-nlohmann::json matrix_document(const MatrixStudy& study, const MatrixOutcome& r, int threads);
+nlohmann::json matrix_document(const MatrixStudy& study, const MatrixOutcome& r, int threads,
+                               const ProgramInfo& program);
 
 // A file read back: its study, its outcome (accumulators, differences, per-run and total
 // seconds) and its threads. Throws std::runtime_error with one line naming the key when
