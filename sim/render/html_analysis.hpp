@@ -15,9 +15,11 @@ namespace carc::sim {
 // played move other than the log's).
 nlohmann::json analysis_view(const nlohmann::json& log, const nlohmann::json& game, int ghosts, BoardView& v);
 
-extern const char* kAnalysisCss;
-// The frame the replay page and the table page share: page, header, main row.
-extern const char* kPageFrameCss;
-extern const char* kAnalysisScript;
+// The files of sim/render/page/ compiled in (CMakeLists.txt, "The pages' files"): each one's
+// text, ending with a newline. analysis.css and analysis.js:
+extern const char kAnalysisCss[];
+extern const char kAnalysisScript[];
+// frame.css, the frame the replay page and the table page share: page, header, main row.
+extern const char kPageFrameCss[];
 
 }  // namespace carc::sim

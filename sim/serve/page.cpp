@@ -1,7 +1,7 @@
-// The table page: its style and markup as literals here, its script from page_play.cpp and
-// page_keep.cpp, and the pictures it needs, built once when the server starts. The script
-// keeps no rules: the server says what is legal (state.legal, state.drawable), and the page
-// only lets the person pick among it.
+// The table page: its markup as a literal here, its style and script from the files of
+// sim/serve/page/ (compiled in by CMake), and the pictures it needs, built once when the
+// server starts. The script keeps no rules: the server says what is legal (state.legal,
+// state.drawable), and the page only lets the person pick among it.
 #include "sim/serve/page.hpp"
 
 #include <nlohmann/json.hpp>
@@ -10,70 +10,29 @@
 #include "core/tiles.hpp"
 #include "sim/render/html_analysis.hpp"
 #include "sim/render/svg.hpp"
-#include "sim/serve/page_script.hpp"
 
 namespace carc::sim {
 namespace {
 
 using nlohmann::json;
 
-const char* kCss = R"CSS(
-#board-wrap{flex:1 1 auto;min-width:0;border:1px solid #ccc;border-radius:6px;padding:6px;background:#f4f1e8;position:relative}
-body.dropping #board-wrap{outline:3px dashed #2166ac}
-#board{width:100%;height:auto;max-height:calc(100vh - 90px);display:block}
-aside{flex:0 0 400px;background:#fff;border:1px solid #ccc;border-radius:6px;padding:10px}
-h2{font-size:14px;margin:12px 0 4px;border-bottom:1px solid #ddd}
-button{padding:5px 8px;font-size:14px;cursor:pointer;border:1px solid #888;border-radius:4px;background:#f8f8f8}
-button:hover{background:#e8eefc}
-button:disabled{opacity:.4;cursor:default}
-button.on{background:#cfe0ff;border-color:#2166ac}
-table{border-collapse:collapse;width:100%}
-td,th{padding:2px 6px;text-align:left;border-bottom:1px solid #eee}
-td.num,th.num{text-align:right}
-tr.to-move td:first-child{outline:2px solid #666;outline-offset:-2px}
-.swatch{display:inline-block;width:12px;height:12px;border-radius:50%;border:1px solid #333;margin-right:5px;vertical-align:-1px}
-#palette{display:grid;grid-template-columns:repeat(8,1fr);gap:3px}
-.pick{padding:2px;position:relative}
-.pick svg{width:100%;height:auto;display:block}
-.pick .count,.pick .name{position:absolute;font-size:11px;background:#fff;border-radius:3px;padding:0 2px;line-height:1.2}
-.pick .count{right:3px;bottom:2px}
-.pick .name{left:3px;top:2px;font-weight:bold}
-#hand{width:90px;height:90px;border:1px solid #999}
-#move-row{display:flex;gap:10px;align-items:flex-start}
-#meeple-opts{display:flex;flex-wrap:wrap;gap:4px;margin:4px 0}
-.target{fill:#ffffff;fill-opacity:.35;stroke:#2166ac;stroke-width:2;stroke-dasharray:6 4;cursor:pointer}
-.target:hover{fill-opacity:.7}
-.target.chosen{stroke:#d7301f;stroke-width:4;stroke-dasharray:none}
-.ghost{cursor:pointer}
-#ghosts .ghost-frame{pointer-events:all}
-.ghost-more{opacity:.9}
-.ghost-more .ghost-frame{fill:#ffffff;fill-opacity:.2;stroke-width:3}
-.label{cursor:pointer}
-.label-box{fill:#ffffff;fill-opacity:.92;stroke:#1f3fbf;stroke-width:1.2}
-.label .value{font:bold 14px "DejaVu Sans",Arial,sans-serif;fill:#1f3fbf;text-anchor:middle}
-.label .more{fill:#d7301f}
-.axis{font:16px "DejaVu Sans",Arial,sans-serif;fill:#555;text-anchor:middle}
-.axis.on{fill:#d7301f;font-weight:bold}
-.tile-name{font:bold 13px "DejaVu Sans",Arial,sans-serif;fill:#222;stroke:#fff;stroke-width:3;paint-order:stroke}
-#hover,#labels .value{pointer-events:none}
-.hl{opacity:.9}
-.hl-frame{fill:none;stroke:#ff8c00;stroke-width:6}
-#cell-moves{position:absolute;z-index:5;display:flex;flex-direction:column;gap:3px;max-width:380px;background:#fff;
-  border:1px solid #2166ac;border-radius:6px;padding:6px;box-shadow:0 2px 8px rgba(0,0,0,.25)}
-#cell-moves button{text-align:left;font-size:13px}
-tr.advice-row{cursor:pointer}
-tr.advice-row:hover td{background:#fff3d6}
-.small{font-size:12px}
-#pending{pointer-events:none}
-#pending .frame{fill:none;stroke:#d7301f;stroke-width:5}
-.muted{color:#777}
-#message{min-height:1.4em;color:#a02020}
-#notice{color:#1f6f2f}
-#order-list li{margin-bottom:3px}
-.hidden,#cell-moves.hidden{display:none}
-form#setup label{display:inline-block;margin:0 8px 4px 0}
-form#setup input[type=number]{width:70px}
-)CSS";
+// The page's files, their bytes written by CMake into the build's generated/ folder.
+const char kCss[] = {
+#include "sim/serve/page/table.css.inc"
+    '\0'};
+// The script in two parts, one <script> in this order; it expects the markup below and the
+// #page-data JSON (the pictures, the colours, the aims, the tile names in catalogue order).
+// play.js: the board (tiles with their names, coordinates), the advice as one marker per
+// cell with its list of moves, the move chosen, the panels.
+const char kPlayScript[] = {
+#include "sim/serve/page/play.js.inc"
+    '\0'};
+// keep.js: the game kept across reloads (its id in the address and the browser's storage,
+// its log kept after every action), resuming from a log, and the buttons' handlers; it runs
+// last and opens the game the address or storage names.
+const char kKeepScript[] = {
+#include "sim/serve/page/keep.js.inc"
+    '\0'};
 
 const char* kBody = R"HTML(
 <header><h1>carcsolo at the table</h1><div id="meta">no game yet</div></header>
@@ -156,10 +115,11 @@ std::string table_page() {
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   h += "<title>carcsolo at the table</title>\n<link rel=\"icon\" href=\"data:,\">\n";
-  h += "<style>" + std::string(kAnalysisCss) + kPageFrameCss + kCss + "</style>\n</head>\n<body data-ready=\"0\">";
+  h += "<style>\n" + std::string(kAnalysisCss) + "\n" + kPageFrameCss + "\n" + kCss +
+       "</style>\n</head>\n<body data-ready=\"0\">";
   h += kBody;
   h += "<script type=\"application/json\" id=\"page-data\">" + script_json(page_data()) + "</script>\n";
-  h += "<script>" + std::string(kTablePlayScript) + kTableKeepScript + "</script>\n</body>\n</html>\n";
+  h += "<script>\n" + std::string(kPlayScript) + "\n" + kKeepScript + "</script>\n</body>\n</html>\n";
   return h;
 }
 

@@ -1,11 +1,3 @@
-// The table page's script, its first part: the board (tiles with their names, coordinates),
-// the advice as one marker per cell with its list of moves, the move chosen, the panels.
-// The script keeps no rules: the server says what is legal (state.legal, state.drawable).
-#include "sim/serve/page_script.hpp"
-
-namespace carc::sim {
-
-const char* const kTablePlayScript = R"JS(
 "use strict";
 const D = JSON.parse(document.getElementById("page-data").textContent);
 const NS = "http://www.w3.org/2000/svg", GHOSTS = 3, LISTED = 5;
@@ -380,6 +372,3 @@ async function act(path, body) {
   return r;
 }
 function draw(t) { act("/api/draw", {tile: t}); }
-)JS";
-
-}  // namespace carc::sim

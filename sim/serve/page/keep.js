@@ -1,11 +1,3 @@
-// The table page's script, its second part: the game kept across reloads (its id in the
-// address and the browser's storage, its log kept after every action), resuming from a log,
-// and the buttons' handlers; it runs last and opens the game the address or storage names.
-#include "sim/serve/page_script.hpp"
-
-namespace carc::sim {
-
-const char* const kTableKeepScript = R"JS(
 // The game outlives the page: its id in the address (?game=ID) and in the browser's storage,
 // and after every action its log so far, so that a reload, a reopened tab or a restarted
 // server (which forgot the id) finds the game where it stood.
@@ -141,6 +133,3 @@ document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeCellM
 document.body.dataset.busy = "0";
 reopen();
 document.body.dataset.ready = "1";
-)JS";
-
-}  // namespace carc::sim
