@@ -17,8 +17,8 @@ PACKAGES=(g++ cmake make git libboost-dev libboost-program-options-dev nlohmann-
           libopenmpi-dev openmpi-bin)  # MPI: mpirun -np R carcsolo run (built in when found)
 # What only the tests need: rsvg-convert (board PNGs), headless Chromium and chromedriver
 # (the replay page's browser tests), a font for the pictures' text, PyTorch (scripts/train,
-# ctest train_smoke).
-TEST_PACKAGES=(librsvg2-bin chromium chromium-driver fonts-dejavu-core python3-torch)
+# ctest train_smoke), Node.js (ctest pages_js_syntax: the pages' scripts parse).
+TEST_PACKAGES=(librsvg2-bin chromium chromium-driver fonts-dejavu-core python3-torch nodejs)
 # clang with its sanitizer and libFuzzer runtimes, and LLVM's OpenMP with the Archer tool
 # for ThreadSanitizer: only scripts/sanitize and scripts/fuzz (CI's second stage) need them.
 SANITIZE_PACKAGES=(clang libclang-rt-14-dev libomp-dev)
