@@ -110,15 +110,6 @@ class MonteCarlo final : public PlacementPolicy {
   std::vector<double> sum_, sq_;  // per candidate: paired differences and their squares
 };
 
-int whole(const Params& p, const char* key, int lo, int hi) {
-  const double v = p.get(key);
-  if (v != std::floor(v) || v < lo || v > hi)
-    throw std::invalid_argument("placement policy 'mc': parameter '" + std::string(key) +
-                                "' must be a whole number in " + std::to_string(lo) + ".." +
-                                std::to_string(hi));
-  return int(v);
-}
-
 }  // namespace
 
 // Called by the registry (policies/registry.cpp) before its first use.
@@ -135,10 +126,10 @@ void register_mc() {
   info.aims = true;
   register_placement(std::move(info),
       [](const Params& p, const PolicyContext& context) {
-        return std::make_unique<MonteCarlo>(whole(p, "rollouts", 0, 1000000),
-                                            whole(p, "candidates", 0, kMaxMoves),
-                                            whole(p, "rollout", 0, 3), std::max(0.0, p.get("z")),
-                                            whole(p, "head", 0, kMaxTiles), context);
+        return std::make_unique<MonteCarlo>(p.whole("mc", "rollouts", 0, 1000000),
+                                            p.whole("mc", "candidates", 0, kMaxMoves),
+                                            p.whole("mc", "rollout", 0, 3), std::max(0.0, p.get("z")),
+                                            p.whole("mc", "head", 0, kMaxTiles), context);
       });
 }
 

@@ -81,6 +81,9 @@ struct ParamInfo {
 class Params {
  public:
   double get(std::string_view key) const;  // the given value or the registered default
+  // get(key) as a whole number in [lo, hi]; std::invalid_argument naming the placement
+  // policy `policy` and the parameter otherwise.
+  int whole(std::string_view policy, std::string_view key, int lo, int hi) const;
   std::vector<std::pair<std::string, double>> values;
   std::vector<ParamInfo> info;
 };

@@ -193,6 +193,14 @@ double Params::get(std::string_view key) const {
   throw std::logic_error("policy asked for an unregistered parameter: " + std::string(key));
 }
 
+int Params::whole(std::string_view policy, std::string_view key, int lo, int hi) const {
+  const double v = get(key);
+  if (v != std::floor(v) || v < lo || v > hi)
+    throw std::invalid_argument("placement policy '" + std::string(policy) + "': parameter '" + std::string(key) +
+                                "' must be a whole number in " + std::to_string(lo) + ".." + std::to_string(hi));
+  return int(v);
+}
+
 namespace {
 // Two parameters of one name would read one value: a programming error.
 void check_unique_keys(const PolicyInfo& info) {

@@ -195,6 +195,16 @@ class Search final : public PlacementPolicy {
   };
 
   // Reporting only (choose_reporting): each rollout's value by (candidate, deal).
+  struct Record;
+  // choose_reporting's parts, in its order.
+  std::vector<int> find_asked(const State& s, int type, int ranked, std::span<const Move> asked, int& all);
+  void complete_asked(const State& s, int type, const std::vector<int>& asked_at, int deals, Record& rec,
+                      Rng& extra);
+  std::vector<double> held_out(const State& s, int type, int chosen, const std::vector<int>& asked_at,
+                               int deals, int heldout, bool rolled, Rng& extra);
+  SearchCandidate candidate(int i, int chosen, double next_draw, const std::vector<int>& asked_at,
+                            const std::vector<double>& fresh, int heldout, const Record* rec);
+
   struct Record {
     int stride = 0;
     std::vector<double> value;  // candidate * stride + deal
@@ -236,21 +246,12 @@ class Search final : public PlacementPolicy {
   std::unique_ptr<NetValuer> valuer_;  // with leaf or vfilter
 };
 
-// The same steps as choose(), in the same order with the same random numbers, so the move
-// is choose()'s; then the asked moves' missing deals on a copy of the stream. A move's
-// rollouts are always a prefix of the decision's deals (halving keeps playing the next
-// deals for the moves still in), so two moves are paired over the shorter prefix. Not a
-// hot path: it allocates its record and report.
-Move Search::choose_reporting(const Observation& obs, std::span<const Placement> legal, Rng& rng,
-                              std::span<const Move> asked, SearchReport& out, int heldout) {
-  const State& s = obs.state();
-  const int type = obs.tile();
-  const int ranked = ranked_candidates(eval_, s, type, legal, moves_.data(), rng);
-  const int n = std::min(ranked, p_.candidates);
-  // The asked moves, found among the candidates by the position they leave. The large
-  // meeple where the heuristic does not offer it (its weight can decide no majority there)
-  // is added after the candidates, valued as the meeple's move: the choice is unchanged.
-  int all = ranked;
+// The asked moves, found among the candidates by the position they leave: their indices
+// into moves_. The large meeple where the heuristic does not offer it (its weight can
+// decide no majority there) is added after the candidates (`all` of them, from `ranked`),
+// valued as the meeple's move: the choice is unchanged.
+std::vector<int> Search::find_asked(const State& s, int type, int ranked, std::span<const Move> asked, int& all) {
+  all = ranked;
   std::vector<int> asked_at;
   for (Move m : asked) {
     const Move want = position_move(s, type, m);
@@ -271,6 +272,90 @@ Move Search::choose_reporting(const Observation& obs, std::span<const Placement>
     if (at < 0) throw std::invalid_argument("search: an asked move is not a legal move of the tile in hand");
     asked_at.push_back(at);
   }
+  return asked_at;
+}
+
+// The asked moves' rollouts on the decision's deals [0, deals) that halving did not give
+// them, on the stream `extra`.
+void Search::complete_asked(const State& s, int type, const std::vector<int>& asked_at, int deals, Record& rec,
+                            Rng& extra) {
+  for (const int j : asked_at)
+    for (int d = rec.count[std::size_t(j)]; d < deals; ++d) {
+      deal_on(s, d);
+      rollout(s, type, moves_[j], extra);
+      rec.put(j, d, reported_);
+    }
+}
+
+// Held out: the choice and the asked moves on deals [deals, deals + heldout), every move
+// of a deal on the same stream. (1 + asked) x heldout values, row 0 the choice's; none
+// without asked moves.
+std::vector<double> Search::held_out(const State& s, int type, int chosen, const std::vector<int>& asked_at,
+                                     int deals, int heldout, bool rolled, Rng& extra) {
+  std::vector<double> fresh;
+  if (heldout <= 0 || asked_at.empty()) return fresh;
+  if (!rolled) seed_ = extra();  // no deals yet: a stream of their own
+  fresh.assign((asked_at.size() + 1) * std::size_t(heldout), 0.0);
+  for (int d = 0; d < heldout; ++d) {
+    deal_on(s, deals + d);
+    const Rng start(extra() + std::uint64_t(d));
+    Rng r = start;
+    rollout(s, type, moves_[chosen], r);
+    fresh[std::size_t(d)] = reported_;
+    for (std::size_t a = 0; a < asked_at.size(); ++a) {
+      r = start;
+      rollout(s, type, moves_[asked_at[a]], r);
+      fresh[(a + 1) * std::size_t(heldout) + std::size_t(d)] = reported_;
+    }
+  }
+  return fresh;
+}
+
+// Candidate i as the report gives it: its values, its loss against the choice on their
+// shared deals (`rec`: null without rollouts) and, asked, on the held-out deals.
+SearchCandidate Search::candidate(int i, int chosen, double next_draw, const std::vector<int>& asked_at,
+                                  const std::vector<double>& fresh, int heldout, const Record* rec) {
+  SearchCandidate c;
+  c.move = moves_[i].move;
+  c.heuristic = moves_[i].value;
+  c.next_draw = next_draw;
+  const auto asked_it = std::find(asked_at.begin(), asked_at.end(), i);
+  c.asked = asked_it != asked_at.end();
+  if (c.asked && !fresh.empty()) {
+    const std::size_t a = std::size_t(asked_it - asked_at.begin()) + 1;
+    paired_se(&fresh[0], &fresh[a * std::size_t(heldout)], 0, 1, std::size_t(heldout), c.heldout_loss,
+              c.heldout_std_error);
+  }
+  if (rec) {
+    const int k = rec->count[std::size_t(i)];
+    const double* x = &rec->value[std::size_t(i) * std::size_t(rec->stride)];
+    const double* y = &rec->value[std::size_t(chosen) * std::size_t(rec->stride)];
+    c.rollouts = k;
+    mean_se(x, std::size_t(k), c.mean, c.std_error);
+    if (i == chosen) {
+      c.loss = c.loss_std_error = 0;
+    } else {
+      paired_se(y, x, 0, 1, std::size_t(std::min(k, rec->count[std::size_t(chosen)])), c.loss, c.loss_std_error);
+    }
+  } else if (i == chosen) {
+    c.loss = c.loss_std_error = 0;
+  }
+  return c;
+}
+
+// The same steps as choose(), in the same order with the same random numbers, so the move
+// is choose()'s; then the asked moves' missing deals on a copy of the stream. A move's
+// rollouts are always a prefix of the decision's deals (halving keeps playing the next
+// deals for the moves still in), so two moves are paired over the shorter prefix. Not a
+// hot path: it allocates its record and report.
+Move Search::choose_reporting(const Observation& obs, std::span<const Placement> legal, Rng& rng,
+                              std::span<const Move> asked, SearchReport& out, int heldout) {
+  const State& s = obs.state();
+  const int type = obs.tile();
+  const int ranked = ranked_candidates(eval_, s, type, legal, moves_.data(), rng);
+  const int n = std::min(ranked, p_.candidates);
+  int all = ranked;
+  const std::vector<int> asked_at = find_asked(s, type, ranked, asked, all);
   for (int i = 0; i < all; ++i) order_[i] = i;
   std::vector<double> next(std::size_t(all), std::numeric_limits<double>::quiet_NaN());
   Record rec;
@@ -297,67 +382,16 @@ Move Search::choose_reporting(const Observation& obs, std::span<const Placement>
 
   const int deals = rolled ? deals_ : 0;
   Rng extra = rng;  // the caller's stream stays as choose() leaves it
-  if (rolled)
-    for (const int j : asked_at)
-      for (int d = rec.count[std::size_t(j)]; d < deals; ++d) {
-        deal_on(s, d);
-        rollout(s, type, moves_[j], extra);
-        rec.put(j, d, reported_);
-      }
-  // Held out: the choice and the asked moves on deals [deals, deals + heldout).
-  std::vector<double> fresh;  // (1 + asked) x heldout; row 0 the choice
-  if (heldout > 0 && !asked_at.empty()) {
-    if (!rolled) seed_ = extra();  // no deals yet: a stream of their own
-    fresh.assign((asked_at.size() + 1) * std::size_t(heldout), 0.0);
-    for (int d = 0; d < heldout; ++d) {
-      deal_on(s, deals + d);
-      const Rng start(extra() + std::uint64_t(d));  // every move of the deal meets the same stream
-      Rng r = start;
-      rollout(s, type, moves_[chosen], r);
-      fresh[std::size_t(d)] = reported_;
-      for (std::size_t a = 0; a < asked_at.size(); ++a) {
-        r = start;
-        rollout(s, type, moves_[asked_at[a]], r);
-        fresh[(a + 1) * std::size_t(heldout) + std::size_t(d)] = reported_;
-      }
-    }
-  }
+  if (rolled) complete_asked(s, type, asked_at, deals, rec, extra);
+  const std::vector<double> fresh = held_out(s, type, chosen, asked_at, deals, heldout, rolled, extra);
 
   out.moves.clear();
   out.deals = deals;
-  const auto add = [&](int i) {
-    SearchCandidate c;
-    c.move = moves_[i].move;
-    c.heuristic = moves_[i].value;
-    c.next_draw = next[std::size_t(i)];
-    const auto asked_it = std::find(asked_at.begin(), asked_at.end(), i);
-    c.asked = asked_it != asked_at.end();
-    if (c.asked && !fresh.empty()) {
-      const std::size_t a = std::size_t(asked_it - asked_at.begin()) + 1;
-      paired_se(&fresh[0], &fresh[a * std::size_t(heldout)], 0, 1, std::size_t(heldout), c.heldout_loss,
-                c.heldout_std_error);
-    }
-    if (rolled) {
-      const int k = rec.count[std::size_t(i)];
-      const double* x = &rec.value[std::size_t(i) * std::size_t(rec.stride)];
-      const double* y = &rec.value[std::size_t(chosen) * std::size_t(rec.stride)];
-      c.rollouts = k;
-      mean_se(x, std::size_t(k), c.mean, c.std_error);
-      if (i == chosen) {
-        c.loss = c.loss_std_error = 0;
-      } else {
-        paired_se(y, x, 0, 1, std::size_t(std::min(k, rec.count[std::size_t(chosen)])), c.loss, c.loss_std_error);
-      }
-    } else if (i == chosen) {
-      c.loss = c.loss_std_error = 0;
-    }
-    out.moves.push_back(c);
-  };
   std::vector<char> listed(std::size_t(all), 0);
   const auto list = [&](int i) {
     if (!listed[std::size_t(i)]) {
       listed[std::size_t(i)] = 1;
-      add(i);
+      out.moves.push_back(candidate(i, chosen, next[std::size_t(i)], asked_at, fresh, heldout, rolled ? &rec : nullptr));
     }
   };
   list(chosen);
@@ -388,19 +422,6 @@ Move SearchValuer::value(const Observation& obs, std::span<const Placement> lega
                          std::span<const Move> asked, SearchReport& out, int heldout) {
   return impl_->search->choose_reporting(obs, legal, rng, asked, out, heldout);
 }
-
-namespace {
-
-int whole(const Params& p, const char* key, int lo, int hi) {
-  const double v = p.get(key);
-  if (v != std::floor(v) || v < lo || v > hi)
-    throw std::invalid_argument("placement policy 'search': parameter '" + std::string(key) +
-                                "' must be a whole number in " + std::to_string(lo) + ".." +
-                                std::to_string(hi));
-  return int(v);
-}
-
-}  // namespace
 
 // Called by the registry (policies/registry.cpp) before its first use.
 void register_search() {
@@ -437,11 +458,11 @@ void register_search() {
         if (p.get("vfilter") == 1 && p.get("filter") == 0)
           throw std::invalid_argument("placement policy 'search': vfilter=1 needs filter=1 (it values the filter's draws)");
         return std::make_unique<Search>(
-            SearchParams{whole(p, "candidates", 1, kMaxMoves), whole(p, "beam", 1, kMaxMoves),
-                         whole(p, "rollouts", 0, 1000000), whole(p, "turns", 1, kMaxTiles),
-                         whole(p, "filter", 0, 1) == 1, whole(p, "halving", 0, 1) == 1,
-                         whole(p, "leaf", 0, 1) == 1, whole(p, "vfilter", 0, 1) == 1,
-                         whole(p, "vreplies", 0, kMaxMoves)},
+            SearchParams{p.whole("search", "candidates", 1, kMaxMoves), p.whole("search", "beam", 1, kMaxMoves),
+                         p.whole("search", "rollouts", 0, 1000000), p.whole("search", "turns", 1, kMaxTiles),
+                         p.whole("search", "filter", 0, 1) == 1, p.whole("search", "halving", 0, 1) == 1,
+                         p.whole("search", "leaf", 0, 1) == 1, p.whole("search", "vfilter", 0, 1) == 1,
+                         p.whole("search", "vreplies", 0, kMaxMoves)},
             HeuristicWeights::from(p), context);
       });
 }

@@ -82,15 +82,6 @@ class Value final : public PlacementPolicy {
   State after_;
 };
 
-int whole(const Params& p, const char* key, int lo, int hi) {
-  const double v = p.get(key);
-  if (v != std::floor(v) || v < lo || v > hi)
-    throw std::invalid_argument("placement policy 'value': parameter '" + std::string(key) +
-                                "' must be a whole number in " + std::to_string(lo) + ".." +
-                                std::to_string(hi));
-  return int(v);
-}
-
 }  // namespace
 
 void register_value() {
@@ -102,9 +93,9 @@ void register_value() {
         {"expect", 0, "1: value a move by the expectation over the next colour's draw of its best reply's value", true, true},
         {"replies", 2, "with expect=1: replies valued per draw, best first by the heuristic (0: all)", true, true}}},
       [](const Params& p, const PolicyContext& context) {
-        return std::make_unique<Value>(ValueParams{whole(p, "candidates", 0, kMaxMoves),
-                                                   whole(p, "expect", 0, 1) == 1,
-                                                   whole(p, "replies", 0, kMaxMoves)},
+        return std::make_unique<Value>(ValueParams{p.whole("value", "candidates", 0, kMaxMoves),
+                                                   p.whole("value", "expect", 0, 1) == 1,
+                                                   p.whole("value", "replies", 0, kMaxMoves)},
                                        context);
       });
 }
