@@ -424,21 +424,9 @@ constexpr auto kStepDir = [] {
 }();
 }  // namespace
 
-int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed,
-                 std::uint8_t* free_out, bool large) {
-  assert(cell_[p.cell] >= kOpenBase && cell_[p.cell] != kEmpty);
-  assert(is_river(type) || kFits[open_[cell_[p.cell] - kOpenBase].code][type] >> p.rot & 1);
-  const int idx = n_tiles_++;
-  const Oriented& o = kOriented[type][p.rot];
-  const TileDef& def = kTiles[type];
-  tiles_[idx] = PlacedTile{p.cell, p.x, p.y, std::uint8_t(type), p.rot, kNoSegment, kNoColor};
-  remove_open(p.cell);
-  cell_[p.cell] = std::uint16_t(idx);
-  if (is_river(type)) [[unlikely]]
-    river_placed(type, p);
-
-  // All kMaxSegs slots are set from the type's template, the unused ones too (open 1, so
-  // they never complete): the loops over segments below have a fixed length.
+// All kMaxSegs slots of tile idx are set from the type's template, the unused ones too
+// (open 1, so they never complete): the loops over segments have a fixed length.
+void State::lay_features(int type, int idx) {
   const int base = idx * kMaxSegs;
   for (int s = 0; s < kMaxSegs; ++s) {
     slot_[base + s].feat = std::uint16_t(base + s);
@@ -446,7 +434,11 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
     slot_[base + s].f = kFreshFeatures[type][s];
     ext_[base + s] = Ext{kSegMarks[type][s], 0};
   }
-  // Edges: join neighbouring features, or open new cells.
+}
+
+// Edges of tile idx placed at p: join neighbouring features, or open new cells.
+void State::join_edges(int idx, const Placement& p, const Oriented& o) {
+  const int base = idx * kMaxSegs;
   for (int d = 0; d < 4; ++d) {
     const int nc = step(p.cell, d);
     const std::uint16_t v = cell_[nc];
@@ -464,9 +456,12 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
                std::uint8_t((o.edge[d] & 3) << (2 * opposite(d))));
     }
   }
-  // Monasteries around the tile: only unfinished ones can change, and there are few. Those
-  // this tile completes are reported in step order (N, E, S, W, NE, SE, SW, NW).
-  std::array<std::uint16_t, 8> around;
+}
+
+// Monasteries around tile idx of `type` placed at p: only unfinished ones can change, and
+// there are few. Those it completes go to around[d] (d their step direction from p) and
+// their bits are returned; the tile's own monastery counts the empty cells around it.
+unsigned State::close_monasteries(int type, int idx, const Placement& p, std::array<std::uint16_t, 8>& around) {
   unsigned around_done = 0;  // bit d: around[d] was completed
   for (int i = 0; i < n_mon_;) {
     const int slot = mon_[i];
@@ -483,47 +478,73 @@ int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed
   }
   const int own_mon = kMonasterySeg[type];
   if (own_mon >= 0) {
+    const int base = idx * kMaxSegs;
     int empty = 0;
     for (int d = 0; d < 8; ++d) empty += cell_[step(p.cell, d)] >= kMaxTiles;
     slot_[base + own_mon].f.open = std::uint8_t(empty);
     if (empty > 0) mon_[n_mon_++] = std::uint16_t(base + own_mon);
   }
+  return around_done;
+}
 
-  // The meeple (rules.md step 2). A monastery is a feature of its own, free.
+// The meeple (rules.md step 2) on segment meeple_seg of tile idx, of `nseg` segments, when
+// the colour to move has a figure and a segment is free. A monastery is a feature of its
+// own, free. Returns the free segments.
+std::uint8_t State::put_figure(int idx, int nseg, int meeple_seg, bool large) {
+  const int base = idx * kMaxSegs;
   std::uint8_t free_mask = 0;
   for (int s = 0; s < kMaxSegs; ++s)
     free_mask |= std::uint8_t((slot_[slot_[base + s].feat].f.meeple_total == 0) << s);
-  free_mask &= std::uint8_t((1u << def.nseg) - 1);
+  free_mask &= std::uint8_t((1u << nseg) - 1);
   if (idx == 0) free_mask = 0;  // the start tile carries no meeple
-  *free_out = free_mask;
-  if (free_mask) {
-    const int c = to_move_;
-    const bool has_meeple = supply_[c] != 0, has_large = large_supply_[c] != 0;
-    if (!has_meeple && !has_large) {
-      forced_no_meeple_ = true;
-    } else {
-      if (meeple_seg < 0 || meeple_seg >= def.nseg || !(free_mask >> meeple_seg & 1))
-        throw std::logic_error("policy chose a meeple segment that is not free");
-      if (large && !has_large) throw std::logic_error("policy chose a large meeple not in supply");
-      const int root = slot_[base + meeple_seg].feat;
-      Feature& f = slot_[root].f;
-      if (has_large && (large || !has_meeple)) [[unlikely]] {  // weighs 2 in majorities
-        f.meeples[c] = std::uint8_t(f.meeples[c] + 2);
-        f.meeple_total = std::uint8_t(f.meeple_total + 2);
-        --large_supply_[c];
-        ext_[root].large = std::uint8_t(ext_[root].large | 1u << c);
-        large_tiles_[std::size_t(idx >> 6)] |= std::uint64_t(1) << (idx & 63);
-      } else {
-        ++f.meeples[c];
-        ++f.meeple_total;
-        --supply_[c];
-      }
-      tiles_[idx].meeple_seg = std::uint8_t(meeple_seg);
-      tiles_[idx].meeple_color = std::uint8_t(c);
-    }
+  if (!free_mask) return free_mask;
+  const int c = to_move_;
+  const bool has_meeple = supply_[c] != 0, has_large = large_supply_[c] != 0;
+  if (!has_meeple && !has_large) {
+    forced_no_meeple_ = true;
+    return free_mask;
   }
+  if (meeple_seg < 0 || meeple_seg >= nseg || !(free_mask >> meeple_seg & 1))
+    throw std::logic_error("policy chose a meeple segment that is not free");
+  if (large && !has_large) throw std::logic_error("policy chose a large meeple not in supply");
+  const int root = slot_[base + meeple_seg].feat;
+  Feature& f = slot_[root].f;
+  if (has_large && (large || !has_meeple)) [[unlikely]] {  // weighs 2 in majorities
+    f.meeples[c] = std::uint8_t(f.meeples[c] + 2);
+    f.meeple_total = std::uint8_t(f.meeple_total + 2);
+    --large_supply_[c];
+    ext_[root].large = std::uint8_t(ext_[root].large | 1u << c);
+    large_tiles_[std::size_t(idx >> 6)] |= std::uint64_t(1) << (idx & 63);
+  } else {
+    ++f.meeples[c];
+    ++f.meeple_total;
+    --supply_[c];
+  }
+  tiles_[idx].meeple_seg = std::uint8_t(meeple_seg);
+  tiles_[idx].meeple_color = std::uint8_t(c);
+  return free_mask;
+}
+
+int State::place(int type, Placement p, int meeple_seg, std::uint16_t* completed,
+                 std::uint8_t* free_out, bool large) {
+  assert(cell_[p.cell] >= kOpenBase && cell_[p.cell] != kEmpty);
+  assert(is_river(type) || kFits[open_[cell_[p.cell] - kOpenBase].code][type] >> p.rot & 1);
+  const int idx = n_tiles_++;
+  const Oriented& o = kOriented[type][p.rot];
+  tiles_[idx] = PlacedTile{p.cell, p.x, p.y, std::uint8_t(type), p.rot, kNoSegment, kNoColor};
+  remove_open(p.cell);
+  cell_[p.cell] = std::uint16_t(idx);
+  if (is_river(type)) [[unlikely]]
+    river_placed(type, p);
+  lay_features(type, idx);
+  join_edges(idx, p, o);
+  // Monasteries this tile completes are reported in step order (N, E, S, W, NE, SE, SW, NW).
+  std::array<std::uint16_t, 8> around;
+  unsigned around_done = close_monasteries(type, idx, p, around);
+  *free_out = put_figure(idx, kTiles[type].nseg, meeple_seg, large);
 
   // Completed features, as found.
+  const int base = idx * kMaxSegs;
   int n_done = 0;
   for (int s = 0; s < kMaxSegs; ++s) {
     const int root = slot_[base + s].feat;

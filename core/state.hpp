@@ -315,6 +315,12 @@ class State {
   void river_placed(int type, const Placement& p);
   void remove_open(int cell);
   int merge(int a, int b);  // returns the surviving root
+  // place()'s parts, in its order (always inlined there: it is the engine's hot path).
+  [[gnu::always_inline]] inline void lay_features(int type, int idx);
+  [[gnu::always_inline]] inline void join_edges(int idx, const Placement& p, const Oriented& o);
+  [[gnu::always_inline]] inline unsigned close_monasteries(int type, int idx, const Placement& p,
+                                                           std::array<std::uint16_t, 8>& around);
+  [[gnu::always_inline]] inline std::uint8_t put_figure(int idx, int nseg, int meeple_seg, bool large);
 
   // Per slot (tile * kMaxSegs + segment): its root (union-find), the next slot of its
   // feature (a cycle), and the feature's state (valid at roots). One array, so that
