@@ -203,6 +203,89 @@ constexpr std::string_view consistent(const Type& t) {
   return {};
 }
 
+// A set's name: 1 to 31 letters, digits, '-', '_' or '+'. Returns the error, empty when read.
+constexpr std::string_view set_name(std::string_view n, std::array<char, 32>& out) {
+  if (n.empty() || n.size() >= out.size()) return "a set's name is 1 to 31 characters";
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    if (!name_char(n[i]) && n[i] != '-' && n[i] != '_' && n[i] != '+') return "a set's name is letters, digits, '-', '_' or '+'";
+    out[i] = n[i];
+  }
+  return {};
+}
+
+// A row's four cells: type | count | edges | segments, with or without the outer bars.
+// Returns the error, empty when read.
+constexpr std::string_view row_cells(std::string_view l, std::array<std::string_view, 4>& cell) {
+  if (l.front() == '|') l.remove_prefix(1);
+  if (!l.empty() && l.back() == '|') l.remove_suffix(1);
+  for (int c = 0; c < 4; ++c) {
+    const std::size_t bar = l.find('|');
+    if (c < 3 && bar == std::string_view::npos)
+      return "a row is 'type | count | edges | segments' (or one of the lines name, start, last)";
+    cell[c] = trim(l.substr(0, c < 3 ? bar : l.size()));
+    if (c < 3) l.remove_prefix(bar + 1);
+  }
+  if (cell[3].find('|') != std::string_view::npos) return "a row has four cells: type | count | edges | segments";
+  return {};
+}
+
+// A type's name: 1 to 3 letters or digits. Returns the error, empty when read.
+constexpr std::string_view type_name(std::string_view name, Type& t) {
+  if (name.empty() || name.size() > std::size_t(kMaxName)) return "a type's name is 1 to 3 letters or digits";
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (!name_char(name[i])) return "a type's name is 1 to 3 letters or digits";
+    t.name[i] = name[i];
+  }
+  return {};
+}
+
+// The count: a whole number, then optionally a remark in parentheses. Returns the error,
+// empty when read.
+constexpr std::string_view type_count(std::string_view s, Type& t) {
+  if (s.empty() || s.front() < '0' || s.front() > '9') return "a count is a whole number";
+  int n = 0;
+  while (!s.empty() && s.front() >= '0' && s.front() <= '9') {
+    n = n * 10 + (s.front() - '0');
+    if (n > 255) return "a count of more than 255";
+    s.remove_prefix(1);
+  }
+  s = trim(s);
+  if (!s.empty() && (s.front() != '(' || s.back() != ')')) return "a count is a whole number, then at most a remark in parentheses";
+  t.count = n;
+  return {};
+}
+
+// The edges: four letters. Returns the error, empty when read.
+constexpr std::string_view type_edges(std::string_view s, Type& t) {
+  int e = 0;
+  for (char c : s) {
+    if (space(c)) continue;
+    int k = -1;
+    for (int i = 0; i < 4; ++i)
+      if (c == kLetterName[i]) k = i;
+    if (k < 0 || e == 4) return "edges are four letters N E S W, each C, R, F or A";
+    t.edges[e++] = Letter(k);
+  }
+  if (e != 4) return "edges are four letters N E S W, each C, R, F or A";
+  return {};
+}
+
+// The segments, separated by ';': '—' (or '-', or nothing) for none. Returns the error,
+// empty when read.
+constexpr std::string_view type_segments(std::string_view segs, Type& t) {
+  if (segs == "\xE2\x80\x94" || segs == "-") segs = {};
+  while (!segs.empty()) {
+    const std::size_t semi = segs.find(';');
+    const std::string_view one = segs.substr(0, semi);
+    segs.remove_prefix(semi == std::string_view::npos ? segs.size() : semi + 1);
+    if (t.nseg == kMaxSegs) return "more than four segments";
+    const std::string_view why = segment(one, t.segs[t.nseg]);
+    if (!why.empty()) return why;
+    ++t.nseg;
+  }
+  return {};
+}
+
 }  // namespace detail
 
 // Reads a `carcsolo-tiles/1` text. Never throws: a text that is not one comes back with
@@ -231,12 +314,8 @@ constexpr Set parse(std::string_view text) {
       continue;
     }
     if (detail::starts_with(l, "name ")) {
-      const std::string_view n = detail::trim(l.substr(5));
-      if (n.empty() || n.size() >= set.name.size()) return fail("a set's name is 1 to 31 characters");
-      for (std::size_t i = 0; i < n.size(); ++i) {
-        if (!detail::name_char(n[i]) && n[i] != '-' && n[i] != '_' && n[i] != '+') return fail("a set's name is letters, digits, '-', '_' or '+'");
-        set.name[i] = n[i];
-      }
+      if (const std::string_view why = detail::set_name(detail::trim(l.substr(5)), set.name); !why.empty())
+        return fail(why);
       continue;
     }
     if (detail::starts_with(l, "start ")) {
@@ -247,63 +326,17 @@ constexpr Set parse(std::string_view text) {
       last = detail::trim(l.substr(5));
       continue;
     }
-    // A row: type | count | edges | segments, with or without the outer bars.
-    if (l.front() == '|') l.remove_prefix(1);
-    if (!l.empty() && l.back() == '|') l.remove_suffix(1);
     std::array<std::string_view, 4> cell{};
-    for (int c = 0; c < 4; ++c) {
-      const std::size_t bar = l.find('|');
-      if (c < 3 && bar == std::string_view::npos)
-        return fail("a row is 'type | count | edges | segments' (or one of the lines name, start, last)");
-      cell[c] = detail::trim(l.substr(0, c < 3 ? bar : l.size()));
-      if (c < 3) l.remove_prefix(bar + 1);
-    }
-    if (cell[3].find('|') != std::string_view::npos) return fail("a row has four cells: type | count | edges | segments");
+    if (const std::string_view why = detail::row_cells(l, cell); !why.empty()) return fail(why);
     if (set.ntypes == kMaxTypes) return fail("more than 64 types");
     Type& t = set.types[set.ntypes];
     const std::string_view name = cell[0];
-    if (name.empty() || name.size() > std::size_t(kMaxName)) return fail("a type's name is 1 to 3 letters or digits", name);
-    for (std::size_t i = 0; i < name.size(); ++i) {
-      if (!detail::name_char(name[i])) return fail("a type's name is 1 to 3 letters or digits", name);
-      t.name[i] = name[i];
-    }
+    if (const std::string_view why = detail::type_name(name, t); !why.empty()) return fail(why, name);
     if (set.find(name) >= 0) return fail("a type listed twice", name);
-    // The count: a whole number, then optionally a remark in parentheses.
-    std::string_view count = cell[1];
-    if (count.empty() || count.front() < '0' || count.front() > '9') return fail("a count is a whole number", name);
-    int n = 0;
-    while (!count.empty() && count.front() >= '0' && count.front() <= '9') {
-      n = n * 10 + (count.front() - '0');
-      if (n > 255) return fail("a count of more than 255", name);
-      count.remove_prefix(1);
-    }
-    count = detail::trim(count);
-    if (!count.empty() && (count.front() != '(' || count.back() != ')')) return fail("a count is a whole number, then at most a remark in parentheses", name);
-    t.count = n;
-    // The edges: four letters.
-    int e = 0;
-    for (char c : cell[2]) {
-      if (detail::space(c)) continue;
-      int k = -1;
-      for (int i = 0; i < 4; ++i)
-        if (c == kLetterName[i]) k = i;
-      if (k < 0 || e == 4) return fail("edges are four letters N E S W, each C, R, F or A", name);
-      t.edges[e++] = Letter(k);
-    }
-    if (e != 4) return fail("edges are four letters N E S W, each C, R, F or A", name);
-    // The segments: '—' (or '-', or nothing) for none.
-    std::string_view segs = cell[3];
-    if (segs == "\xE2\x80\x94" || segs == "-") segs = {};
-    while (!segs.empty()) {
-      const std::size_t semi = segs.find(';');
-      const std::string_view one = segs.substr(0, semi);
-      segs.remove_prefix(semi == std::string_view::npos ? segs.size() : semi + 1);
-      if (t.nseg == kMaxSegs) return fail("more than four segments", name);
-      const std::string_view why = detail::segment(one, t.segs[t.nseg]);
-      if (!why.empty()) return fail(why, name);
-      ++t.nseg;
-    }
-    const std::string_view why = detail::consistent(t);
+    std::string_view why = detail::type_count(cell[1], t);
+    if (why.empty()) why = detail::type_edges(cell[2], t);
+    if (why.empty()) why = detail::type_segments(cell[3], t);
+    if (why.empty()) why = detail::consistent(t);
     if (!why.empty()) return fail(why, name);
     ++set.ntypes;
   }
