@@ -428,12 +428,30 @@ struct Evaluator {
   // --- per turn (turn.cpp) ---------------------------------------------------
   [[gnu::hot]] void begin_turn(const State& st);
   [[gnu::hot]] void end_turn();
+  // begin_turn's parts, in its order (always inlined there, in its hot code).
+  [[gnu::always_inline]] inline void load_colours(const State& st);
+  [[gnu::always_inline]] inline void load_open_cells(const State& st);
+  [[gnu::always_inline]] inline void load_active_features(const State& st);
+  [[gnu::always_inline]] inline void load_monasteries_near(const State& st);
 
   // --- per cell and per placement (cell.cpp) ---------------------------------
   // The cell's neighbourhood (what CellNeighbours::load finds, read off the turn's
   // tables: the constraint code shows which edges have a tile) and what the heuristic
   // asks of it.
   [[gnu::hot]] void load_cell(int type, const Placement& pl);
+  // load_cell's parts, in its order (always inlined there: it runs once per cell and turn).
+  [[gnu::always_inline]] inline void load_corners(int type, int at);
+  [[gnu::always_inline]] inline void load_near_monasteries(int jx);
+  [[gnu::always_inline]] inline const Around& around_monastery(int i, int root);
+  [[gnu::always_inline]] inline void load_edge_features(int jx);
+  [[gnu::always_inline]] inline void load_empty_sides(int at, TypeCounts<M>& here, M& in);
+  // Adds the tile types open cell j absorbs (kNoOpen absorbs nothing) to `here` and `in`.
+  void absorbs(int j, TypeCounts<M>& here, M& in) const {
+    if (const M m = nofree_of[std::size_t(j)]) {
+      here.add(m);
+      in |= m;
+    }
+  }
   // The factor of the side that a tile showing `edge` (city or road) at d opens there.
   const Factor& opened(int d, int edge) {
     const int od = opposite(d);
@@ -443,6 +461,12 @@ struct Evaluator {
   // behind two edges of the cell (then every segment is a feature of its own, and the
   // features it joins are distinct): the same results in the same order.
   [[gnu::hot]] void analyse_and_expect(int type, const Oriented& o);
+  // Its features by the segment's kind, always inlined there (it runs once per placement).
+  [[gnu::always_inline]] inline Odds own_monastery(JoinedFeature& f, const Oriented& o);
+  [[gnu::always_inline]] inline Odds lone_segment(const SegDef& sd, unsigned edges, JoinedFeature& f,
+                                                  const Oriented& o);
+  [[gnu::always_inline]] inline Odds joined_segment(const SegDef& sd, unsigned edges, unsigned joined,
+                                                    JoinedFeature& f, const Oriented& o);
   // The features the tile belongs to: the board features it joins give way to the joined
   // feature, whose odds are theirs with this cell's sides taken out and the new open sides
   // put in.

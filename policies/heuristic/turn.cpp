@@ -12,9 +12,10 @@ static_assert([] {
   return true;
 }());
 
+// The colours: who moves, what each holds, the weights that depend on the tiles left, and
+// the award weight of each colour's score gap to the lowest.
 template <MaskWidth M>
-void Evaluator<M>::begin_turn(const State& st) {
-  s = &st;
+void Evaluator<M>::load_colours(const State& st) {
   k = st.colors();
   mover = st.to_move();
   next = mover + 1 == k ? 0 : mover + 1;
@@ -50,12 +51,12 @@ void Evaluator<M>::begin_turn(const State& st) {
       q.ones += n == 1;
     }
   }
-  std::memset(fit_cache.data(), 0xFF, sizeof fit_cache);  // all -1
-  for (int i = 0; i < n_side_set; ++i) side_cache[side_set[std::size_t(i)]] = nullptr;
-  n_side_set = 0;
-  n_marked = 0;
-  // One pass per open cell: its tables, the odds of the features on its sides and the tile
-  // types it absorbs (none without a side on an occupied feature: see above).
+}
+
+// One pass per open cell: its tables, the odds of the features on its sides and the tile
+// types it absorbs (none without a side on an occupied feature: see above).
+template <MaskWidth M>
+void Evaluator<M>::load_open_cells(const State& st) {
   const int n_open = st.open_count();
   nofree_all = 0;
   nofree_cells = TypeCounts<M>{};
@@ -86,6 +87,12 @@ void Evaluator<M>::begin_turn(const State& st) {
     }
     nofree_of[j] = m;
   }
+}
+
+// The features with meeples (active), each with its odds and what it is expected to bring
+// now; their sum is pend and ret. The unfinished monasteries are listed first.
+template <MaskWidth M>
+void Evaluator<M>::load_active_features(const State& st) {
   n_active = 0;
   n_monasteries = 0;
   pend.fill(0);
@@ -121,16 +128,18 @@ void Evaluator<M>::begin_turn(const State& st) {
     a.now = contrib(f.kind, a.odds, f.tiles, f.pennants, marks, large, f.meeples, f.meeple_total);
     add(pend, ret, a.now, 1);
   }
-  // What load_cell's cells keep when no cell around them absorbs a type.
-  nofree_all_count = unseen.count(nofree_all);
-  // The unfinished monasteries around each open cell, for load_cell.
-  static_assert([] {
-    for (int d = 0; d < 8; ++d)
-      if (kDx[std::size_t(d ^ 2)] != -kDx[std::size_t(d)] ||
-          kDy[std::size_t(d ^ 2)] != -kDy[std::size_t(d)])
-        return false;
-    return true;
-  }(), "d ^ 2 is the opposite direction of d");
+}
+
+static_assert([] {
+  for (int d = 0; d < 8; ++d)
+    if (kDx[std::size_t(d ^ 2)] != -kDx[std::size_t(d)] || kDy[std::size_t(d ^ 2)] != -kDy[std::size_t(d)])
+      return false;
+  return true;
+}(), "d ^ 2 is the opposite direction of d");
+
+// The unfinished monasteries around each open cell, for load_cell.
+template <MaskWidth M>
+void Evaluator<M>::load_monasteries_near(const State& st) {
   monastery_dirs.fill(0);
   around_known = 0;
   for (int i = 0; i < n_monasteries; ++i) {
@@ -143,6 +152,22 @@ void Evaluator<M>::begin_turn(const State& st) {
       monastery_at[j][std::size_t(from)] = std::uint8_t(i);
     }
   }
+}
+
+template <MaskWidth M>
+void Evaluator<M>::begin_turn(const State& st) {
+  s = &st;
+  load_colours(st);
+  // The caches of the last turn: fit(), side_factor(), odds_of().
+  std::memset(fit_cache.data(), 0xFF, sizeof fit_cache);  // all -1
+  for (int i = 0; i < n_side_set; ++i) side_cache[side_set[std::size_t(i)]] = nullptr;
+  n_side_set = 0;
+  n_marked = 0;
+  load_open_cells(st);
+  load_active_features(st);
+  // What load_cell's cells keep when no cell around them absorbs a type.
+  nofree_all_count = unseen.count(nofree_all);
+  load_monasteries_near(st);
 }
 
 template <MaskWidth M>
