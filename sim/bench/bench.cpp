@@ -338,22 +338,13 @@ std::vector<MicroFigure> value_evaluation(const Recording& rec, int reps, double
   return out;
 }
 
-std::vector<MicroFigure> bench_micro(const BenchOptions& o,
-                                     const std::function<void(const std::string&)>& say) {
-  constexpr double kMinSeconds = 0.2;
-  const Config cfg = o.game_config();
-  const Recording rec = record_games(cfg, 2000);
-  std::vector<MicroFigure> out;
-  auto add = [&](MicroFigure f) {
-    if (say) {
-      std::string line;
-      appendf(line, "%s: %.1f %s (median)", f.name.c_str(), f.samples.median(), f.unit.c_str());
-      say(line);
-    }
-    out.push_back(std::move(f));
-  };
+constexpr double kMinSeconds = 0.2;  // CPU time per sample of a micro-benchmark
 
-  const Samples initial = time_per_op(o.reps, kMinSeconds, [&] {
+// The engine's own steps: a new game's State, a deal, a placement (replaying the recorded
+// games) and legal-move generation (in the recorded States).
+template <class Add>
+void engine_figures(const Config& cfg, const Recording& rec, int reps, Add&& add) {
+  const Samples initial = time_per_op(reps, kMinSeconds, [&] {
     for (int i = 0; i < 1000; ++i) {
       State s = State::initial(cfg);
       keep(s);
@@ -365,7 +356,7 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
   add({"deal", "ns",
        "one game's deal: " + std::to_string(cfg.tiles().land() + cfg.tiles().river_stack()) +
            " tiles shuffled with its own stream, cut into stacks",
-       time_per_op(o.reps, kMinSeconds, [&] {
+       time_per_op(reps, kMinSeconds, [&] {
          for (std::uint64_t g = 0; g < 1000; ++g) {
            const Stacks st = deal(cfg.colors, 1, g, cfg.tiles());
            keep(st);
@@ -374,7 +365,7 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
        })});
 
   // Replay time minus the games' State::initial, per placement.
-  Samples place = time_per_op(o.reps, kMinSeconds, [&] {
+  Samples place = time_per_op(reps, kMinSeconds, [&] {
     std::uint64_t sink = replay(rec);
     keep(sink);
     return rec.placements;
@@ -394,7 +385,7 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
   std::string what;
   appendf(what, "per call, for the tile drawn, over %zu mid-game States (mean %.1f placements)",
           rec.snapshots.size(), double(total_legal) / double(rec.snapshots.size()));
-  add({"State::legal_placements", "ns", what, time_per_op(o.reps, kMinSeconds, [&] {
+  add({"State::legal_placements", "ns", what, time_per_op(reps, kMinSeconds, [&] {
          std::uint64_t sink = 0;
          for (std::size_t i = 0; i < rec.snapshots.size(); ++i) {
            sink += std::uint64_t(rec.snapshots[i].legal_placements(rec.snapshot_type[i], legal));
@@ -403,65 +394,42 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
          keep(sink);
          return std::uint64_t(rec.snapshots.size());
        })});
+}
 
-  State scratch = rec.snapshots[0];
-  std::string copy_what;
-  appendf(copy_what, "State (%zu bytes) assigned from one of %zu mid-game States", sizeof(State),
-          rec.snapshots.size());
-  add({"State copy", "ns", copy_what, time_per_op(o.reps, kMinSeconds, [&] {
-         for (const State& snap : rec.snapshots) {
+// What a look-ahead pays for a State copy from each of `snaps`: by assignment (figure
+// `name`) and by State::copy_from (`from_name`), into `scratch`.
+template <class Add>
+void copy_figures(const std::vector<State>& snaps, State& scratch, int reps, const std::string& name,
+                  const std::string& what, const std::string& from_name, const std::string& from_what,
+                  Add&& add) {
+  add({name, "ns", what, time_per_op(reps, kMinSeconds, [&] {
+         for (const State& snap : snaps) {
            scratch = snap;
            keep(scratch);
          }
-         return std::uint64_t(rec.snapshots.size());
+         return std::uint64_t(snaps.size());
        })});
-  add({"State::copy_from", "ns", "the same, by State::copy_from (only the parts in use)",
-       time_per_op(o.reps, kMinSeconds, [&] {
-         for (const State& snap : rec.snapshots) {
+  add({from_name, "ns", from_what, time_per_op(reps, kMinSeconds, [&] {
+         for (const State& snap : snaps) {
            scratch.copy_from(snap);
            keep(scratch);
          }
-         return std::uint64_t(rec.snapshots.size());
+         return std::uint64_t(snaps.size());
        })});
-  // The States a search meets: from games of the heuristic (three times as many tiles
-  // placed as random play, so more of the State in use).
-  const Recording late = record_games(cfg, 40, "heuristic");
-  double late_tiles = 0;
-  for (const State& snap : late.snapshots) late_tiles += snap.tiles_on_board();
-  late_tiles /= double(late.snapshots.size());
-  std::string late_what;
-  appendf(late_what, "State assigned from one of %zu States of heuristic games (mean %.1f tiles placed)",
-          late.snapshots.size(), late_tiles);
-  add({"State copy, heuristic games", "ns", late_what, time_per_op(o.reps, kMinSeconds, [&] {
-         for (const State& snap : late.snapshots) {
-           scratch = snap;
-           keep(scratch);
-         }
-         return std::uint64_t(late.snapshots.size());
-       })});
-  add({"State::copy_from, heuristic games", "ns", "the same, by State::copy_from",
-       time_per_op(o.reps, kMinSeconds, [&] {
-         for (const State& snap : late.snapshots) {
-           scratch.copy_from(snap);
-           keep(scratch);
-         }
-         return std::uint64_t(late.snapshots.size());
-       })});
+}
 
-  if (auto f = heuristic_evaluation(late, o.reps, kMinSeconds)) add(std::move(*f));
-  if (o.base_game())  // the learned value plays the base game only
-    for (MicroFigure& f : value_evaluation(late, o.reps, kMinSeconds, o.context)) add(std::move(f));
-
-  // What policies/mc.cpp does per rollout: a copy of the State, the unseen tiles
-  // re-dealt, the rollout policy to the end, turns scored in the look-ahead order
-  // (policies/lookahead.hpp). `rollout=0` is random, `rollout=1` (mc's default) greedy:snug=1.
+// What policies/mc.cpp does per rollout: a copy of the State, the unseen tiles
+// re-dealt, the rollout policy to the end, turns scored in the look-ahead order
+// (policies/lookahead.hpp). `rollout=0` is random, `rollout=1` (mc's default) greedy:snug=1.
+template <class Add>
+void rollout_figures(const Recording& rec, int reps, Add&& add) {
   auto lookahead_scoring = make_lookahead_scoring();
   Redeal redeal;
   Rng rng(1, 0, Stream::search);
   for (const char* spec : {"random", "greedy:snug=1"}) {
     auto policy = make_placement_policy(spec);
     RolloutEnv env{{}, &redeal, policy.get(), lookahead_scoring.get(), &rng};
-    MicroFigure f{std::string(spec) + " rollout", "ns", "", time_per_op(o.reps, kMinSeconds, [&] {
+    MicroFigure f{std::string(spec) + " rollout", "ns", "", time_per_op(reps, kMinSeconds, [&] {
                     std::uint64_t sink = 0;
                     for (const State& snap : rec.snapshots) {
                       State s = snap;
@@ -478,6 +446,45 @@ std::vector<MicroFigure> bench_micro(const BenchOptions& o,
             spec[0] == 'r' ? 0 : 1, spec, 1e9 / f.samples.median());
     add(std::move(f));
   }
+}
+
+std::vector<MicroFigure> bench_micro(const BenchOptions& o,
+                                     const std::function<void(const std::string&)>& say) {
+  const Config cfg = o.game_config();
+  const Recording rec = record_games(cfg, 2000);
+  std::vector<MicroFigure> out;
+  auto add = [&](MicroFigure f) {
+    if (say) {
+      std::string line;
+      appendf(line, "%s: %.1f %s (median)", f.name.c_str(), f.samples.median(), f.unit.c_str());
+      say(line);
+    }
+    out.push_back(std::move(f));
+  };
+  engine_figures(cfg, rec, o.reps, add);
+
+  State scratch = rec.snapshots[0];
+  std::string copy_what;
+  appendf(copy_what, "State (%zu bytes) assigned from one of %zu mid-game States", sizeof(State),
+          rec.snapshots.size());
+  copy_figures(rec.snapshots, scratch, o.reps, "State copy", copy_what, "State::copy_from",
+               "the same, by State::copy_from (only the parts in use)", add);
+  // The States a search meets: from games of the heuristic (three times as many tiles
+  // placed as random play, so more of the State in use).
+  const Recording late = record_games(cfg, 40, "heuristic");
+  double late_tiles = 0;
+  for (const State& snap : late.snapshots) late_tiles += snap.tiles_on_board();
+  late_tiles /= double(late.snapshots.size());
+  std::string late_what;
+  appendf(late_what, "State assigned from one of %zu States of heuristic games (mean %.1f tiles placed)",
+          late.snapshots.size(), late_tiles);
+  copy_figures(late.snapshots, scratch, o.reps, "State copy, heuristic games", late_what,
+               "State::copy_from, heuristic games", "the same, by State::copy_from", add);
+
+  if (auto f = heuristic_evaluation(late, o.reps, kMinSeconds)) add(std::move(*f));
+  if (o.base_game())  // the learned value plays the base game only
+    for (MicroFigure& f : value_evaluation(late, o.reps, kMinSeconds, o.context)) add(std::move(f));
+  rollout_figures(rec, o.reps, add);
   return out;
 }
 
@@ -606,7 +613,7 @@ nlohmann::json BenchReport::to_json(const ProgramInfo& p) const {
             {"seconds", options.seconds}}},
           {"policies", pol},
           {"micro", mic}};
-  if (!options.base_game()) {  // the expansions: the set and the large meeple (a base bench as before)
+  if (!options.base_game()) {  // the expansions: the set and the large meeple (a base bench has neither key)
     doc["options"]["tileset"] = options.rules().name();
     doc["options"]["tileset_hash"] = options.rules().hash();
     doc["options"]["large_meeple"] = options.rules().large_meeple();
