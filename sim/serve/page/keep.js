@@ -27,6 +27,7 @@ function forget(id) {
 // logs of the KEPT_LOGS games played last are kept, the oldest dropped.
 async function keepLog() {
   const id = gameId;
+  if (document.body.dataset.phase === "order") return;  // a turn half scored has no log: kept after the order
   const r = await request("GET", "/api/log?id=" + id);
   if (!r.ok || id !== gameId) return;
   const ids = [id].concat(JSON.parse(stored("logs") || "[]").filter((k) => k !== id));
