@@ -197,6 +197,14 @@ def out_of_order(sv):
     return tid
 
 
+def verified(work, name, log):
+    """`carcsolo verify` of `log` written to the file `name`: its completed process."""
+    path = os.path.join(work, name)
+    with open(path, "w") as f:
+        f.write(json.dumps(log) + "\n")
+    return subprocess.run([CARCSOLO, "verify", path], capture_output=True, text=True, timeout=120)
+
+
 def play_advised(sv, gid, state):
     """Plays the advice's best move (or, for scoring orders, the reversed order); the new state."""
     if state["phase"] == "order":
@@ -254,10 +262,7 @@ def interleaved(sv, work, tid):
         check(ts2["mode"] == "table", "the table game's state is not a table game's")
     check(ps["mode"] == "practice" and ps["seed"] == 7 and ps["game"] == 17, "the practice game's setup changed")
     log = sv.request("GET", "/api/log?id=" + pid)
-    path = os.path.join(work, "practice.jsonl")
-    with open(path, "w") as f:
-        f.write(json.dumps(log) + "\n")
-    r = subprocess.run([CARCSOLO, "verify", path], capture_output=True, text=True, timeout=120)
+    r = verified(work, "practice.jsonl", log)
     check(r.returncode == 0, "verify of the practice game's log: %s %s" % (r.stdout, r.stderr))
     check(log["result"] == ps["result"] and log["seed"] == 7 and log["game"] == 17,
           "the log's result or deal is not the game's")
@@ -318,10 +323,7 @@ def expansions(work):
               "river_stack" in log, "the log does not record the set: %s" % log["config"])
         large = sum(1 for turn in log["turns"] if turn.get("large"))
         check(large > 0, "no large meeple was placed in the practice game")
-        path = os.path.join(work, "practice-expansions.jsonl")
-        with open(path, "w") as f:
-            f.write(json.dumps(log) + "\n")
-        r = subprocess.run([CARCSOLO, "verify", path], capture_output=True, text=True, timeout=120)
+        r = verified(work, "practice-expansions.jsonl", log)
         check(r.returncode == 0, "verify of the expansions practice game: %s %s" % (r.stdout, r.stderr))
         a = sv.request("GET", "/api/analysis?id=" + pid)
         check(len(a["games"][0]["analysis"]) > 0, "the expansions game's analysis has no decision")
@@ -470,10 +472,7 @@ def resumed(work):
         check(r.returncode == 0 and sorted(alog["advisor"]) == sorted(log["advisor"]) and
               alog["advisor"]["decisions"] == 1 and alog["advisor"]["followed"] == 1,
               "advise's advisor block %s, serve's %s" % (alog.get("advisor"), log["advisor"]))
-        path = os.path.join(work, "table-so-far.json")
-        with open(path, "w") as f:
-            f.write(json.dumps(log) + "\n")
-        r = subprocess.run([CARCSOLO, "verify", path], capture_output=True, text=True, timeout=120)
+        r = verified(work, "table-so-far.json", log)
         check(r.returncode == 0 and "unfinished" in r.stdout, "verify of the log so far: %s %s" % (r.stdout, r.stderr))
         again = sv.request("POST", "/api/resume", log)
         check(again["id"] != tid, "a resumed game took the id of its original")
@@ -495,10 +494,7 @@ def resumed(work):
             moves += 1
             check(moves < 400, "the resumed practice game does not end")
         final = sv.request("GET", "/api/log?id=" + qid)
-        path = os.path.join(work, "practice-resumed.json")
-        with open(path, "w") as f:
-            f.write(json.dumps(final) + "\n")
-        r = subprocess.run([CARCSOLO, "verify", path], capture_output=True, text=True, timeout=120)
+        r = verified(work, "practice-resumed.json", final)
         check(r.returncode == 0 and final["seed"] == 11 and final["game"] == 3 and "unfinished" not in final,
               "verify of the resumed practice game's log: %s %s" % (r.stdout, r.stderr))
         # what cannot be resumed
