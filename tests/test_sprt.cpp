@@ -18,9 +18,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/cli/stopping.hpp"
 #include "sim/driver/matrix.hpp"
 #include "sim/stats/sprt.hpp"
+#include "sim/study/stopping.hpp"
 #include "tests/process.hpp"
 
 namespace {

@@ -12,8 +12,8 @@
 
 #include "core/goals.hpp"
 #include "sim/cli/cli.hpp"
-#include "sim/cli/stopping.hpp"
 #include "sim/driver/matrix.hpp"
+#include "sim/study/stopping.hpp"
 
 namespace {
 

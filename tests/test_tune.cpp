@@ -17,8 +17,8 @@
 #include "policies/policy.hpp"
 #include "rng/rng.hpp"
 #include "sim/cli/cli.hpp"
-#include "sim/cli/tune.hpp"
 #include "sim/driver/spsa.hpp"
+#include "sim/study/tune.hpp"
 #include "tests/process.hpp"
 
 namespace {

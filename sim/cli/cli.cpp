@@ -62,63 +62,6 @@ void restore_default_handlers() {
   install_cleanup_handlers();
 }
 
-std::uint64_t parse_count(const std::string& opt, const std::string& text, std::uint64_t lo,
-                          std::uint64_t hi) {
-  std::uint64_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi)
-    throw UsageError("--" + opt + " must be an integer in " + std::to_string(lo) + ".." +
-                     std::to_string(hi) + " (got '" + text + "')");
-  return v;
-}
-
-namespace {
-// A number as a person writes it: 0.05, 1, 1000000000 (no trailing zeros, no exponent for
-// the bounds used here).
-std::string plain_number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.12g", v);
-  return buf;
-}
-}  // namespace
-
-double parse_real(const std::string& opt, const std::string& text, double lo, double hi, bool above_lo) {
-  double v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) ||
-      (above_lo ? v <= lo : v < lo) || v > hi)
-    throw UsageError("--" + opt + " must be a number " +
-                     (above_lo ? "above " + plain_number(lo) + ", at most " + plain_number(hi)
-                               : "from " + plain_number(lo) + " to " + plain_number(hi)) +
-                     " (got '" + text + "')");
-  return v;
-}
-
-std::vector<int> parse_int_list(const std::string& opt, const std::string& text, int lo, int hi) {
-  std::vector<int> out;
-  const auto add = [&](int v) {
-    if (std::find(out.begin(), out.end(), v) != out.end())
-      throw UsageError("--" + opt + " lists " + std::to_string(v) + " twice (got '" + text + "')");
-    out.push_back(v);
-  };
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', pos), text.size());
-    const std::string item = text.substr(pos, comma - pos);
-    const std::size_t dots = item.find("..");
-    if (dots == std::string::npos) {
-      add(int(parse_count(opt, item, std::uint64_t(lo), std::uint64_t(hi))));
-    } else {
-      const int a = int(parse_count(opt, item.substr(0, dots), std::uint64_t(lo), std::uint64_t(hi)));
-      const int b = int(parse_count(opt, item.substr(dots + 2), std::uint64_t(lo), std::uint64_t(hi)));
-      if (a > b) throw UsageError("--" + opt + ": empty range '" + item + "'");
-      for (int v = a; v <= b; ++v) add(v);
-    }
-    pos = comma + 1;
-  }
-  return out;
-}
-
 po::variables_map parse(const po::options_description& d, const Args& args) {
   return parse(d, args, po::positional_options_description{});
 }
@@ -204,90 +147,6 @@ Stacks read_deal_option(const std::string& path, const po::variables_map& vm, Ga
   return deal;
 }
 
-Stacks read_deal_file(const std::string& path, const TileCounts& tiles) {
-  std::ifstream in(path);
-  if (!in) throw UsageError("--deal: cannot read " + path + ": " + std::strerror(errno));
-  try {
-    return read_deal(in, tiles);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError("--deal " + path + ": " + e.what());
-  }
-}
-
-std::string until_ci_line(const std::string& what, double target, double achieved,
-                          std::uint64_t games, std::uint64_t cap, bool partial) {
-  char buf[256];
-  if (achieved <= target)
-    std::snprintf(buf, sizeof buf, "until-ci: target met: %s half-width %.4g <= %g after %llu games\n",
-                  what.c_str(), achieved, target, static_cast<unsigned long long>(games));
-  else if (partial)
-    std::snprintf(buf, sizeof buf, "until-ci: target not met: interrupted after %llu games, %s half-width %.4g > %g\n",
-                  static_cast<unsigned long long>(games), what.c_str(), achieved, target);
-  else
-    std::snprintf(buf, sizeof buf,
-                  "until-ci: target not met: stopped at the cap of %llu games, %s half-width %.4g > %g\n",
-                  static_cast<unsigned long long>(cap), what.c_str(), achieved, target);
-  return buf;
-}
-
-std::string shell_word(const std::string& w) {
-  if (!w.empty() && w.find_first_of(" \t\n,;&|<>()$'\"\\*?[]{}~#!`") == std::string::npos) return w;
-  std::string q = "'";
-  for (const char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-std::string replay_command(const RunConfig& rc, const std::string& game, const std::string& deal_path) {
-  return "carcsolo replay" + (deal_path.empty() ? std::string() : " --deal " + shell_word(deal_path)) +
-         " --seed " + std::to_string(rc.seed) + " --colors " + std::to_string(rc.colors) +
-         " --meeples " + std::to_string(rc.meeples) +
-         (rc.base_game() ? std::string()
-                         : " --tileset " + shell_word(rc.tileset_spec()) +
-                               (rc.rules().large_meeple() ? " --large-meeple" : "")) +
-         " --placement " + shell_word(short_placement_spec(rc.placement_policy)) +
-         " --scoring " + shell_word(short_scoring_spec(rc.scoring_policy)) +
-         (rc.value_net_source == "file" ? " --value-net " + shell_word(rc.value_net_path) : std::string()) +
-         (rc.context.aim.is_score() ? std::string() : " --aim " + rc.context.aim.id()) +
-         " --game " + game;
-}
-
-std::string policies_text(const RunConfig& rc) {
-  return short_placement_spec(rc.placement_policy) + " / " + short_scoring_spec(rc.scoring_policy) +
-         (rc.context.aim.is_score() ? std::string() : " aiming at " + rc.context.aim.id());
-}
-
-std::string aim_line(const RunConfig& rc, const Accumulator& acc) {
-  const Aim& aim = rc.context.aim;
-  if (aim.is_score()) return "";
-  char buf[256];
-  const double n = double(acc.games());
-  if (aim.kind == Aim::Kind::goal) {
-    const std::uint64_t k = acc.goal_count(int(aim.goal));
-    const auto ci = wilson95(k, acc.games());
-    std::snprintf(buf, sizeof buf, "aim %s: reached in %.3f%% [%.3f%%, %.3f%%] (95%% Wilson) of %llu games; mean result %.3f ± %.3f\n",
-                  aim.id().c_str(), n > 0 ? 100.0 * double(k) / n : 0.0, 100 * ci[0], 100 * ci[1],
-                  static_cast<unsigned long long>(acc.games()), acc.mean(), acc.ci_half_width());
-  } else {
-    std::snprintf(buf, sizeof buf, "aim goals: %.3f goals reached per game over %llu games; mean result %.3f ± %.3f\n",
-                  acc.goals_per_game(), static_cast<unsigned long long>(acc.games()), acc.mean(), acc.ci_half_width());
-  }
-  return buf;
-}
-
-std::string value_net_text(const RunConfig& rc) {
-  if (rc.value_net_source != "file") return "";
-  return ", value net " + rc.value_net_path + " (hash " + rc.value_net_hash.substr(0, 8) + ")";
-}
-
-std::string rate_text(double per_second) {
-  char buf[64];
-  if (per_second >= 999.5 || per_second == 0)
-    std::snprintf(buf, sizeof buf, "%.0f", per_second);
-  else
-    std::snprintf(buf, sizeof buf, "%.3g", per_second);
-  return buf;
-}
-
 ProgramInfo make_program_info(const std::vector<std::string>& words) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -320,52 +179,6 @@ void add_value_net_option(po::options_description& d, std::string& path) {
       ("value-net", po::value(&path), "FILE: the learned value (a carcsolo-value/1 weights file, docs/value-format.md) of every policy that uses one, instead of the built-in net; its hash is recorded in config.value_net");
 }
 
-void select_value_net(const std::string& path, RunConfig& rc) {
-  rc.value_net_path = path;
-  if (path.empty()) {
-    rc.context.net = nullptr;
-    rc.value_net_hash = ValueNet::builtin().hash();
-    rc.value_net_source = "built-in";
-    return;
-  }
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw UsageError("--value-net " + path + ": is a directory, not a carcsolo-value/1 file");
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  if (in) text << in.rdbuf();
-  if (!in || in.bad()) throw UsageError("--value-net: cannot read " + path + ": " + std::strerror(errno));
-  std::shared_ptr<const ValueNet> net;
-  try {
-    net = std::make_shared<const ValueNet>(ValueNet::parse(text.str()));
-  } catch (const std::invalid_argument& e) {
-    throw UsageError("--value-net " + path + ": " + e.what());
-  }
-  rc.context.net = net;
-  rc.value_net_hash = net->hash();
-  rc.value_net_source = "file";
-}
-
-void select_aim(const std::string& id, RunConfig& rc) {
-  const std::optional<Aim> aim = parse_aim(id);
-  if (!aim) {
-    std::string ids;
-    for (const std::string_view g : kGoalIds) ids += std::string(", ") + std::string(g);
-    throw UsageError("--aim: unknown aim '" + id + "' (score, goals" + ids + ")");
-  }
-  rc.context.aim = *aim;
-}
-
-void select_tileset(const std::string& spec, bool large_meeple, RunConfig& rc) {
-  try {
-    Rules rules = load_ruleset(spec, large_meeple);
-    check_colors(*rules, rc.colors);
-    rc.context.rules = std::move(rules);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--tileset: ") + e.what());
-  }
-}
-
 void GameOptions::add_to(po::options_description& d, bool with_policies, bool lists) {
   if (lists)
     d.add_options()
@@ -394,54 +207,42 @@ void GameOptions::add_to(po::options_description& d, bool with_policies, bool li
   add_value_net_option(d, value_net);
 }
 
-RunConfig GameOptions::resolve() const {
-  RunConfig rc;
-  rc.colors = int(parse_count("colors", colors, kMinColors, kMaxColors));
-  rc.meeples = int(parse_count("meeples", meeples, kMinMeeples, kMaxMeeples));
-  rc.seed = parse_count("seed", seed, 0, UINT64_MAX);
+void AdvisorOptions::add_to(po::options_description& d, const char* tileset_help, const char* large_meeple_help) {
+  d.add_options()
+      ("tileset", po::value(&tileset)->default_value(tileset), tileset_help)
+      ("large-meeple", po::bool_switch(&large_meeple), large_meeple_help)
+      ("analyser", po::value(&analyser)->default_value(analyser), "the analysing player (a placement spec, see `carcsolo policies`): a `search` spec values the moves by its own search; any other player continues every rollout to the game's end")
+      ("scoring", po::value(&scoring)->default_value(scoring), "scoring order of the features a move completes (applied for you when no order is chosen) and of the rollouts (a scoring spec)")
+      ("rollouts", po::value(&rollouts), "with a rollout analyser: continuations per move, 1..100000 (default 32)")
+      ("candidates", po::value(&candidates), "with a rollout analyser: moves valued, the heuristic's K best (duplicates removed); 0: every legal move (default 8)")
+      ("seed", po::value(&seed)->default_value(seed), "seed of the advisor's re-deals (the advice is a function of the position and the options)");
+}
+
+AdviceOptions AdvisorOptions::resolve(const po::variables_map& vm, RunConfig& rc) const {
   select_tileset(tileset, large_meeple, rc);
-  select_value_net(value_net, rc);
-  if (aim_list.size() > 1)
-    throw UsageError("--aim: one aim (got " + std::to_string(aim_list.size()) + "; compare takes one per policy)");
-  select_aim(aim_list.empty() ? "score" : aim_list[0], rc);
+  AdviceOptions opt;
+  opt.context = rc.context;
   try {
-    rc.placement_policy = canonical_placement(placement);
-    rc.scoring_policy = canonical_scoring(scoring);
-    // A player that cannot play this set (the learned value knows the base game only), or
-    // cannot aim, is bad input, found before any game.
-    if (!rc.base_game() || (policies && !rc.context.aim.is_score()))
-      (void)make_placement_policy(rc.placement_policy, rc.context);
+    opt.analyser = canonical_placement(analyser);
+    opt.scoring = canonical_scoring(scoring);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  return rc;
-}
-
-std::vector<RunConfig> GameOptions::resolve_grid(std::vector<std::string>& placements,
-                                                 std::vector<int>& color_list,
-                                                 std::vector<int>& meeple_list) const {
-  color_list = parse_int_list("colors", colors, kMinColors, kMaxColors);
-  meeple_list = parse_int_list("meeples", meeples, kMinMeeples, kMaxMeeples);
-  placements.clear();
-  std::vector<RunConfig> out;
-  for (const std::string& p : placement_list.empty() ? std::vector<std::string>{placement} : placement_list) {
-    GameOptions one = *this;
-    one.colors = std::to_string(color_list[0]);
-    one.meeples = std::to_string(meeple_list[0]);
-    one.placement = p;
-    const RunConfig base = one.resolve();
-    if (std::find(placements.begin(), placements.end(), base.placement_policy) != placements.end())
-      throw UsageError("--placement names " + base.placement_policy + " twice");
-    placements.push_back(base.placement_policy);
-    for (int c : color_list)
-      for (int m : meeple_list) {
-        RunConfig rc = base;
-        rc.colors = c;
-        rc.meeples = m;
-        out.push_back(rc);
-      }
+  if (!rc.context.aim.is_score() && !is_search_spec(opt.analyser))
+    throw UsageError("--aim needs a search analyser (its rollouts value moves by the aim; got --analyser " + analyser + ")");
+  refuse_rollout_options(vm, opt.analyser);
+  opt.rollouts = int(parse_count("rollouts", rollouts, 1, 100000));
+  opt.candidates = int(parse_count("candidates", candidates, 0, kMaxMoves));
+  opt.seed = parse_count("seed", seed, 0, UINT64_MAX);
+  // A player that cannot play the set (the learned value off the base game) or aim.
+  if (!rc.base_game() || !rc.context.aim.is_score()) {
+    try {
+      make_placement_policy(opt.analyser, opt.context);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--analyser: ") + e.what());
+    }
   }
-  return out;
+  return opt;
 }
 
 RangeOptions::RangeOptions(std::string default_games, std::uint64_t most)
@@ -452,13 +253,6 @@ void RangeOptions::add_to(po::options_description& d, const char* games_help) {
       ("games", po::value(&games)->default_value(games), games_help)
       ("first-game", po::value(&first)->default_value(first), "index of the first game (to split a study into shards)")
       ("threads", po::value(&threads)->default_value(threads), "worker threads per process (default: all cores; under mpirun the cores mpirun lets a process use, often 1: see docs/large-runs.md)");
-}
-
-void check_game_range(std::uint64_t first, std::uint64_t games) {
-  if (games > 0 && (first > kMaxGameIndex || games - 1 > kMaxGameIndex - first))
-    throw UsageError("--first-game " + std::to_string(first) + " with --games " + std::to_string(games) +
-                     ": the games must end at index " + std::to_string(kMaxGameIndex) +
-                     " at most (the largest game replay takes)");
 }
 
 std::uint64_t RangeOptions::game_count(std::uint64_t at_least) const {
@@ -495,5 +289,16 @@ void refuse_per_game_under_mpirun(const std::string& per_game) {
 }
 
 bool writes_output() { return processes::rank() == 0; }
+
+int dry_run_command(const std::string& command, const MatrixRequest& req, const CiGoal& goal) {
+  install_stop_handlers();
+  const DryRun d = dry_run(req, goal, command == "compare" ? "policies" : "options");
+  restore_default_handlers();
+  const std::uint64_t n = d.played.games_done;
+  if (d.played.partial)
+    return report_interrupted(command, std::to_string(n) + (n == 1 ? " game" : " games") + " of the dry run", "");
+  if (writes_output()) std::cout << d.report;
+  return 0;
+}
 
 }  // namespace carc::sim

@@ -1,15 +1,9 @@
 // carcsolo positions: training data for a learned value. Seeded games under any policies,
 // one row per decision: its afterstate's features and the game's outcome
-// (sim/driver/positions.hpp; the file is docs/positions-format.md).
-//
-// The file is a header line of JSON, padded with spaces so that the rows start at a multiple
-// of 64 bytes, then the rows. The header's counts are known only at the end, so the line is
-// first written at the length its largest counts could take and written again over itself
-// before the file is committed. It holds no thread count, timing or command line: the file
-// is a function of its options (and the build) alone.
+// (sim/driver/positions.hpp; the file is docs/positions-format.md, its header line
+// sim/driver/positions_file.hpp).
 #include <cstdio>
 #include <iostream>
-#include <limits>
 
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
@@ -19,73 +13,10 @@
 #include "sim/driver/errors.hpp"
 #include "sim/driver/mpi.hpp"
 #include "sim/driver/positions.hpp"
+#include "sim/driver/positions_file.hpp"
 #include "sim/log/io.hpp"
 
 namespace carc::sim {
-namespace {
-
-constexpr std::size_t kHeaderAlign = 64;
-
-// Keys in the order docs/positions-format.md lists them.
-using Header = nlohmann::ordered_json;
-
-Header header(const PositionsRequest& req, const RunConfig& rc, const ProgramInfo& program, std::uint64_t games,
-              std::uint64_t rows, bool partial) {
-  Header config = {{"seed", req.seed},
-                           {"first_game", req.first_game},
-                           {"games", games},
-                           {"tileset", rc.rules().name()},
-                           {"placement_policy", req.placement},
-                           {"scoring_policy", req.scoring}};
-  if (!rc.base_game()) {  // the expansions (the features' unseen columns are the base types')
-    config["tileset_hash"] = rc.rules().hash();
-    config["large_meeple"] = rc.rules().large_meeple();
-  }
-  if (req.mix) {
-    config["colors"] = nullptr;
-    config["meeples"] = nullptr;
-    config["mix"] = {{"name", "rules"},
-                     {"rules_share", 0.5},
-                     {"rules_config", {{"colors", 3}, {"meeples", 4}}},
-                     {"colors", {kMinColors, kMaxColors}},
-                     {"meeples", {kMinMeeples, kMaxMeeples}}};
-  } else {
-    config["colors"] = req.config.colors;
-    config["meeples"] = req.config.meeples;
-    config["mix"] = nullptr;
-  }
-  config["value_net"] = {{"hash", rc.value_net_hash}, {"source", rc.value_net_source}};
-  if (!rc.context.aim.is_score()) config["aim"] = rc.context.aim.id();  // what the player played for
-  return {{"format", "carcassonne-solo-positions/1"},
-          {"config", config},
-          {"rows", rows},
-          {"partial", partial},
-          {"slots", kMaxColors},
-          {"candidates", req.layout.candidates},
-          {"feature_columns", position_feature_columns(req.layout.board)},
-          {"target_columns", position_target_columns(req.layout.board)},
-          {"record",
-           {{"bytes", req.layout.row_bytes()},
-            {"fields",
-             {{"game", "<u8"},
-              {"turn", "<u2"},
-              {"mover", "<u2"},
-              {"features", "<f4", req.layout.features()},
-              {"targets", "<f4", req.layout.targets()}}}}},
-          {"features_from", {{"evaluator", "heuristic"}, {"weights", "defaults"}}},
-          {"program", Header::parse(program_json(program).dump())}};
-}
-
-// The header line, spaces before its newline up to `length` bytes in all.
-std::string header_line(const Header& h, std::size_t length) {
-  std::string line = h.dump();
-  if (line.size() + 1 > length) throw InternalError("positions: the header outgrew its room");
-  line.append(length - 1 - line.size(), ' ');
-  line += '\n';
-  return line;
-}
-
-}  // namespace
 
 int cmd_positions(const Args& args, const ProgramInfo& program) {
   GameOptions g;
@@ -133,20 +64,17 @@ int cmd_positions(const Args& args, const ProgramInfo& program) {
 
   const bool writer = writes_output();
   AtomicFile file;  // opened now: a bad path fails before the work
-  // Room for the header with the largest counts it can hold.
-  const std::size_t room =
-      (header(req, rc, program, req.games, std::numeric_limits<std::uint64_t>::max(), false).dump().size() + 1 +
-       kHeaderAlign - 1) / kHeaderAlign * kHeaderAlign;
+  const std::size_t room = positions_header_room(req, rc, program);
   if (writer) {
     file = open_output("out", out);
-    file.write(header_line(header(req, rc, program, 0, 0, true), room));
+    file.write(positions_header_line(positions_header(req, rc, program, 0, 0, true), room));
   }
   install_stop_handlers();
   const PositionsOutcome r = play_positions(req, [&](const unsigned char* bytes, std::size_t n) {
     file.write(bytes, n);
   });
   if (!writer) return r.partial ? 130 : 0;
-  file.overwrite(0, header_line(header(req, rc, program, r.games_done, r.rows, r.partial), room));
+  file.overwrite(0, positions_header_line(positions_header(req, rc, program, r.games_done, r.rows, r.partial), room));
   file.commit();
   restore_default_handlers();
   if (!vm.count("quiet")) {

@@ -12,12 +12,14 @@
 #include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/cli/embedding.hpp"
-#include "sim/cli/per_game.hpp"
-#include "sim/cli/stopping.hpp"
+#include "sim/cli/matrix_command.hpp"
 #include "sim/driver/game.hpp"
 #include "sim/driver/matrix.hpp"
 #include "sim/driver/mpi.hpp"
 #include "sim/log/io.hpp"
+#include "sim/study/per_game.hpp"
+#include "sim/study/run_file.hpp"
+#include "sim/study/stopping.hpp"
 
 namespace carc::sim {
 namespace {
@@ -37,6 +39,26 @@ void write_logs(AtomicFile& file, const RunConfig& rc, std::uint64_t n, const St
   }
 }
 
+// --log-games (the games --log records) with the files' checks: three different paths.
+std::uint64_t logged_games(const po::variables_map& vm, const std::string& out, const std::string& log,
+                           const std::string& log_games, const std::string& per_game, std::uint64_t games) {
+  if (!vm.count("log") && vm.count("log-games"))
+    throw UsageError("--log-games needs --log FILE (got --log-games " + log_games + " alone)");
+  if (!out.empty() && !log.empty() && same_path(out, log))
+    throw UsageError("--out and --log must name different files (both are '" + out + "')");
+  for (const auto& [name, path] : {std::pair{"out", out}, std::pair{"log", log}})
+    if (!per_game.empty() && !path.empty() && same_path(per_game, path))
+      throw UsageError(std::string("--per-game and --") + name +
+                       " must name different files (both are '" + per_game + "')");
+  const std::uint64_t n_log = !vm.count("log")        ? 0
+                              : vm.count("log-games") ? parse_count("log-games", log_games, 1, 1000000)
+                                                      : std::min<std::uint64_t>(games, 10);
+  if (n_log > games)
+    throw UsageError("--log-games must not exceed --games (got --log-games " + log_games +
+                     " with --games " + std::to_string(games) + ")");
+  return n_log;
+}
+
 std::string mean_text(const MatrixOutcome& o) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "mean %.3f ± %.3f", o.acc[0].mean(), o.acc[0].ci_half_width());
@@ -51,16 +73,14 @@ int cmd_run(const Args& args, const ProgramInfo& program, Embedding* embed) {
   GameOptions g;
   RangeOptions range("100000", UINT64_MAX / 2);
   std::string out, log, log_games, per_game, deal_path;
-  std::vector<std::string> until_ci;
+  StoppingOptions stopping;
   po::options_description d("carcsolo run: play many seeded games and report the score distribution\n\nOptions");
   d.add_options()("help,h", "show this help");
   range.add_to(d, "number of games, >= 1 (with --until-ci: the cap, at most this many); compare and sweep default to 10000 as they play each game once per policy or option");
-  d.add_options()
-      ("until-ci", po::value(&until_ci)->composing(),
-       "W: stop once the mean's 95% CI half-width is <= W; GOAL=W (a goal id, W a proportion "
-       "such as 0.01 or a percentage such as 1%): once that goal rate's 95% Wilson half-width "
-       "is <= W. Repeatable: all must hold. Plays 1000 games, then on in batches; --games caps")
-      ("dry-run", "play a few seconds' worth, print the games/s measured and the whole run's estimated time; write nothing");
+  stopping.add_to(d,
+                  "W: stop once the mean's 95% CI half-width is <= W; GOAL=W (a goal id, W a proportion "
+                  "such as 0.01 or a percentage such as 1%): once that goal rate's 95% Wilson half-width "
+                  "is <= W. Repeatable: all must hold. Plays 1000 games, then on in batches; --games caps");
   g.add_to(d);
   d.add_options()
       ("out", po::value(&out), "write the results JSON (carcassonne-solo-results/1) to FILE")
@@ -88,30 +108,15 @@ int cmd_run(const Args& args, const ProgramInfo& program, Embedding* embed) {
   req.games = rc.games;
   refuse_per_game_under_mpirun(per_game);
   req.threads = range.thread_count(vm, "run");
-  if (!vm.count("log") && vm.count("log-games"))
-    throw UsageError("--log-games needs --log FILE (got --log-games " + log_games + " alone)");
-  if (!out.empty() && !log.empty() && same_path(out, log))
-    throw UsageError("--out and --log must name different files (both are '" + out + "')");
-  for (const auto& [name, path] : {std::pair{"out", out}, std::pair{"log", log}})
-    if (!per_game.empty() && !path.empty() && same_path(per_game, path))
-      throw UsageError(std::string("--per-game and --") + name +
-                       " must name different files (both are '" + per_game + "')");
-  const std::uint64_t n_log = !vm.count("log")      ? 0
-                              : vm.count("log-games") ? parse_count("log-games", log_games, 1, 1000000)
-                                                      : std::min<std::uint64_t>(rc.games, 10);
-  if (n_log > rc.games)
-    throw UsageError("--log-games must not exceed --games (got --log-games " + log_games +
-                     " with --games " + std::to_string(rc.games) + ")");
+  const std::uint64_t n_log = logged_games(vm, out, log, log_games, per_game, rc.games);
 
-  const CiGoal goal{parse_until_ci(until_ci), CiOf::runs, std::min(kFirstBatch, rc.games)};
-  const bool adaptive = !goal.rules.empty();
-  const bool dry = vm.count("dry-run") > 0;
-  if (dry && embed) throw UsageError("--dry-run is for the command line");
+  const CiGoal goal{parse_until_ci(stopping.until_ci), CiOf::runs, std::min(kFirstBatch, rc.games)};
+  if (stopping.dry && embed) throw UsageError("--dry-run is for the command line");
 
   const Stacks* given = vm.count("deal") ? &deal : nullptr;
   req.deal = given;
   req.stop = &g_stop;
-  if (dry) return dry_run_command("run", req, goal);  // before any file is opened
+  if (stopping.dry) return dry_run_command("run", req, goal);  // before any file is opened
   PerGameRows rows{rc.first_game, 1, {}};
   if (!per_game.empty() || (embed && embed->keep_games)) req.per_game = &rows;
   if (embed) req.makers = embed->makers;
@@ -137,42 +142,23 @@ int cmd_run(const Args& args, const ProgramInfo& program, Embedding* embed) {
     write_per_game_csv(per_game_file, {rc}, rows);
     per_game_file.commit();
   }
-  auto doc = r.run_json(rc, rc.first_game, program, req.threads, 0);
-  if (given) {
-    doc["deal"] = stack_letters(deal);
-    if (rc.rules().river()) doc["deal_river"] = river_letters(deal);
-  }
-  if (processes::count() > 1) doc["performance"]["processes"] = processes::count();
-  if (adaptive)  // config.first_game and config.games name the range played
-    doc["until_ci"] = ci_record(r, goal, rc.games);
+  auto doc = run_document(r, rc, program, req.threads, given, goal);
   if (out_file.is_open()) {
     out_file.write(doc.dump(2) + "\n");
     out_file.commit();
   }
   // The summary: on stdout, or handed to the caller that embeds the command.
-  std::ostringstream summary;
-  summary << "carcsolo run: " << policies_text(rc) << value_net_text(rc) << ", " << rc.colors
-          << " colours x " << rc.meeples << " meeples, "
-          << (given ? "deal " + deal_path + " in every game, policies' streams of seed "
-                    : std::string("seed "))
-          << rc.seed << (r.partial ? "  (interrupted: partial)" : "") << "\n"
-          << aim_line(rc, r.acc[0]) << r.acc[0].summary() << "speed: " << rate_text(r.seconds > 0 ? double(r.games_done) / r.seconds : 0)
-          << " games/s on " << req.threads << " thread(s)\n";
-  if (embed && embed->own_policies)
-    summary << "replay a game: not from the command line (a policy of the calling program played)\n";
-  else
-    summary << "replay a game: " << replay_command(rc, std::to_string(rc.first_game), given ? deal_path : "")
-            << "\n";
-  if (adaptive) summary << until_ci_summary(r, goal, rc.games);
+  const std::string summary =
+      run_summary(r, rc, req.threads, given ? deal_path : "", goal, !(embed && embed->own_policies));
   if (embed) {
     embed->document = std::move(doc);
     embed->per_game = std::move(rows);
     embed->configs = {rc};
-    embed->summary = summary.str();
+    embed->summary = summary;
     return r.partial ? 130 : 0;
   }
   restore_default_handlers();
-  if (!vm.count("quiet")) std::cout << summary.str();
+  if (!vm.count("quiet")) std::cout << summary;
   if (r.partial)
     return report_interrupted("run", std::to_string(r.games_done) + " of " +
                                          std::to_string(rc.games) + " games", out);

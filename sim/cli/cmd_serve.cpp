@@ -14,12 +14,10 @@
 
 #include <boost/program_options.hpp>
 
-#include "policies/candidates.hpp"
 #include "policies/policy.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/driver/errors.hpp"
 #include "sim/log/verify.hpp"
-#include "sim/analysis/search_analysis.hpp"
 #include "sim/serve/server.hpp"
 
 namespace carc::sim {
@@ -40,9 +38,8 @@ nlohmann::json read_one_log(const std::string& path) {
 }  // namespace
 
 int cmd_serve(const Args& args, const ProgramInfo& /*program: writes no results file*/) {
-  std::string host = "127.0.0.1", port = "8080", analyser = "search", scoring = "best", rollouts = "32",
-              candidates = "8", seed = "1", tileset = "base", resume, idle = "120";
-  bool large_meeple = false;
+  std::string host = "127.0.0.1", port = "8080", resume, idle = "120";
+  AdvisorOptions a;
   po::options_description d(
       "carcsolo serve: the table page. A small HTTP server whose page plays the solo variant with\n"
       "real tiles (click the tile drawn, see the advice as ghost tiles on the board, click where the\n"
@@ -52,14 +49,10 @@ int cmd_serve(const Args& args, const ProgramInfo& /*program: writes no results 
       "usage: carcsolo serve [options]   (then open the address it prints)\n\nOptions");
   d.add_options()("help,h", "show this help")
       ("host", po::value(&host)->default_value(host), "address to listen on; anything but loopback lets other machines in (a warning says so)")
-      ("port", po::value(&port)->default_value(port), "port, 0..65535 (0: a free one, printed)")
-      ("analyser", po::value(&analyser)->default_value(analyser), "the analysing player of the advice and the analysis (a placement spec): a `search` spec values moves by its own search, any other player by rollouts to the game's end")
-      ("scoring", po::value(&scoring)->default_value(scoring), "scoring order of the rollouts, and of features when none is chosen (a scoring spec)")
-      ("rollouts", po::value(&rollouts), "with a rollout analyser: continuations per move, 1..100000 (default 32)")
-      ("candidates", po::value(&candidates), "with a rollout analyser: moves valued, the heuristic's K best; 0: every legal move (default 8)")
-      ("seed", po::value(&seed)->default_value(seed), "seed of the advisor's re-deals")
-      ("tileset", po::value(&tileset)->default_value(tileset), "the tile set of every game: base, base+inns, base+river, base+inns+river (expansions.md) or a tile-set file (docs/tileset-format.md)")
-      ("large-meeple", po::bool_switch(&large_meeple), "every game's colours also have the Inns & Cathedrals large meeple")
+      ("port", po::value(&port)->default_value(port), "port, 0..65535 (0: a free one, printed)");
+  a.add_to(d, "the tile set of every game: base, base+inns, base+river, base+inns+river (expansions.md) or a tile-set file (docs/tileset-format.md)",
+           "every game's colours also have the Inns & Cathedrals large meeple");
+  d.add_options()
       ("resume", po::value(&resume), "start with the game of this log (docs/game-log.md: a game's log from the page, finished or not, or `advise --log`'s), replayed to where it ends; its address is printed")
       ("idle-minutes", po::value(&idle)->default_value(idle), "a game no request touched for this long is freed when a game starts, 1..100000 (the page keeps its log and resumes it)")
       ("quiet,q", "no line on stderr per refused request");
@@ -71,32 +64,14 @@ int cmd_serve(const Args& args, const ProgramInfo& /*program: writes no results 
   ServeOptions opt;
   opt.host = host;
   opt.port = int(parse_count("port", port, 0, 65535));
-  try {
-    opt.advice.analyser = canonical_placement(analyser);
-    opt.advice.scoring = canonical_scoring(scoring);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-  refuse_rollout_options(vm, opt.advice.analyser);
-  opt.advice.rollouts = int(parse_count("rollouts", rollouts, 1, 100000));
-  opt.advice.candidates = int(parse_count("candidates", candidates, 0, kMaxMoves));
-  opt.advice.seed = parse_count("seed", seed, 0, UINT64_MAX);
   opt.quiet = vm.count("quiet") > 0;
   opt.idle_seconds = 60.0 * double(parse_count("idle-minutes", idle, 1, 100000));
   RunConfig rc;  // the set, checked against the fewest colours a game may have
   rc.colors = kMinColors;
-  select_tileset(tileset, large_meeple, rc);
   select_value_net("", rc);
+  opt.advice = a.resolve(vm, rc);
   opt.value_net = {{"hash", rc.value_net_hash}, {"source", rc.value_net_source}};
-  opt.advice.context = rc.context;
   opt.game = rc.game_config();
-  if (!rc.base_game()) {  // a player that cannot play the set (the learned value off the base game) is bad input
-    try {
-      make_placement_policy(opt.advice.analyser, opt.advice.context);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--analyser: ") + e.what());
-    }
-  }
   if (host.empty() || host.size() > 255) throw UsageError("--host must name an address");
 
   // Blocked before any thread starts, so that every thread inherits the mask.

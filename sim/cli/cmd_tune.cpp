@@ -1,5 +1,5 @@
 // carcsolo tune: searches the numeric parameters of a placement policy by SPSA over paired
-// games (sim/cli/tune.hpp, docs/tune.md), keeping a trajectory file up to date.
+// games (sim/study/tune.hpp, docs/tune.md), keeping a trajectory file up to date.
 #include <unistd.h>
 
 #include <iostream>
@@ -9,8 +9,8 @@
 
 #include "sim/cli/cli.hpp"
 #include "sim/cli/embedding.hpp"
-#include "sim/cli/tune.hpp"
 #include "sim/driver/matrix.hpp"
+#include "sim/study/tune.hpp"
 
 namespace carc::sim {
 

@@ -2,11 +2,15 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <utility>
 
+#include <boost/program_options.hpp>
+
 #include "sim/cli/cli.hpp"
-#include "sim/cli/per_game.hpp"
 #include "sim/driver/mpi.hpp"
+#include "sim/study/per_game.hpp"
+#include "sim/study/stopping.hpp"
 
 namespace carc::sim {
 
@@ -59,6 +63,31 @@ bool MatrixCommand::hand_over(const MatrixStudy& study, nlohmann::json& doc, std
   embed_->per_game = std::move(rows);
   embed_->configs = study.configs;
   return true;
+}
+
+void StoppingOptions::add_to(po::options_description& d, const char* until_ci_help) {
+  d.add_options()
+      ("until-ci", po::value(&until_ci)->composing(), until_ci_help)
+      ("dry-run", po::bool_switch(&dry), "play a few seconds' worth, print the games/s measured and the whole run's estimated time; write nothing");
+}
+
+void StoppingOptions::rules_into(MatrixStudy& study, RangeOptions& range, const po::variables_map& vm, bool ruled,
+                                 bool games_cap) const {
+  study.ci_rules = parse_until_ci(until_ci);
+  if (games_cap && (ruled || !study.ci_rules.empty()) && vm["games"].defaulted())
+    range.games = kUntilCiGamesDefault;
+}
+
+void StoppingOptions::cap_into(MatrixStudy& study, std::uint64_t games) {
+  study.ci_cap = games;
+  study.ci_first_batch = std::min(kFirstBatch, games);
+}
+
+int StoppingOptions::dry_run(const std::string& command, const MatrixStudy& study, std::uint64_t games, int threads,
+                             Embedding* embed, const ProgramInfo& program) const {
+  if (embed) throw UsageError("--dry-run is for the command line");
+  MatrixCommand cmd(study, games, threads, "", "", nullptr, nullptr, program);  // no file is opened
+  return dry_run_command(command, cmd.req, study.ci_goal());
 }
 
 }  // namespace carc::sim

@@ -3,16 +3,16 @@
 // and written, each whole, after it. One place for both, so they cannot drift apart.
 #pragma once
 #include <cstdint>
-#include <ostream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "sim/cli/cli.hpp"
 #include "sim/cli/embedding.hpp"
-#include "sim/cli/matrix_files.hpp"
 #include "sim/driver/matrix.hpp"
 #include "sim/log/io.hpp"
+#include "sim/study/matrix_files.hpp"
 
 namespace carc::sim {
 
@@ -57,11 +57,22 @@ class MatrixCommand {
   AtomicFile out_file_, per_game_file_;
 };
 
-// The bodies of the summaries, which `merge` prints for a merged file too. compare: each
-// policy's mean with its CI and p10/p50/p90, each paired difference against the first with
-// wins/draws/losses, and every goal's rates and paired differences. sweep: the table of
-// options (a heading per placement when there are several).
-void print_compare_table(std::ostream& os, const std::vector<RunConfig>& cfg, const MatrixOutcome& r);
-void print_sweep_table(std::ostream& os, const std::vector<RunConfig>& cfg, const MatrixOutcome& r);
+// --until-ci and --dry-run, as compare and sweep take them.
+struct StoppingOptions {
+  std::vector<std::string> until_ci;
+  bool dry = false;
+  void add_to(po::options_description& d, const char* until_ci_help);
+  // --until-ci's rules into study.ci_rules. Under them, or under another rule (`ruled`:
+  // compare --sprt), --games is the cap and defaults to kUntilCiGamesDefault (unless
+  // `games_cap` is false: compare --max-games gives the cap).
+  void rules_into(MatrixStudy& study, RangeOptions& range, const po::variables_map& vm, bool ruled = false,
+                  bool games_cap = true) const;
+  // The cap (`games`) and the first batch of a study with --until-ci's rules.
+  static void cap_into(MatrixStudy& study, std::uint64_t games);
+  // --dry-run over `games` of `study` (dry_run_command): its exit status. A UsageError when
+  // embedded: it is for the command line.
+  int dry_run(const std::string& command, const MatrixStudy& study, std::uint64_t games, int threads,
+              Embedding* embed, const ProgramInfo& program) const;
+};
 
 }  // namespace carc::sim

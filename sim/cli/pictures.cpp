@@ -1,8 +1,6 @@
 #include "sim/cli/pictures.hpp"
 
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
@@ -44,45 +42,6 @@ PictureWriter::PictureWriter(const PictureOptions& o) : opt_(o) {
   if (!o.png.empty()) png_ = AtomicFile(o.png);
   if (!o.html.empty()) html_ = AtomicFile(o.html);
 }
-
-nlohmann::json read_analysis_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("--analysis: cannot read " + path);
-  std::stringstream all;
-  all << in.rdbuf();
-  const std::string text = all.str();
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    // The last byte reached without an error: the document stops in the middle.
-    if (text.find_first_not_of(" \t\r\n") != std::string::npos && e.byte >= text.size())
-      throw UsageError("--analysis: " + path + ": the JSON ends early, after " + std::to_string(text.size()) +
-                       " bytes (a truncated file?)");
-    throw UsageError("--analysis: " + path + " is not an analysis document (carcassonne-solo-analysis/1): not JSON at byte " +
-                     std::to_string(e.byte));
-  }
-  if (!doc.is_object() || doc.value("format", "") != "carcassonne-solo-analysis/1" || !doc.contains("games") ||
-      !doc.at("games").is_array())
-    throw UsageError("--analysis: " + path + " is not an analysis document (carcassonne-solo-analysis/1)");
-  return doc;
-}
-
-namespace {
-
-// Whether analysis entry `g` is of the game of `log`: the same seed, game, colours and
-// meeples, and the same player when both name one.
-bool analyses(const nlohmann::json& g, const nlohmann::json& log) {
-  const nlohmann::json null;
-  const nlohmann::json& c = log.value("config", nlohmann::json::object());
-  if (g.value("seed", null) != log.value("seed", null) || g.value("game", null) != log.value("game", null) ||
-      g.value("colors", null) != c.value("colors", null) || g.value("meeples", null) != c.value("meeples", null))
-    return false;
-  const std::string a = g.value("placement_policy", std::string()), b = c.value("placement_policy", std::string());
-  return a.empty() || b.empty() || a == b;
-}
-
-}  // namespace
 
 bool PictureWriter::write(const nlohmann::json& log) {
   SvgOptions so;
@@ -135,32 +94,6 @@ std::optional<std::string> PictureWriter::page(const nlohmann::json& log) const 
     if (opt_.analyse) throw;
     throw UsageError("--analysis: " + opt_.analysis + ": " + e.what());
   }
-}
-
-nlohmann::json read_log_file(const std::string& path, std::optional<std::uint64_t> game) {
-  std::ifstream in(path);
-  if (!in) throw UsageError("--from: cannot read " + path);
-  std::stringstream all;
-  all << in.rdbuf();
-  const std::string text = all.str();
-  auto whole = nlohmann::json::parse(text, nullptr, false);
-  if (!whole.is_discarded() && whole.is_object()) {
-    if (game && whole.value("game", UINT64_MAX) != *game)
-      throw UsageError("--from: " + path + " holds game " + whole.value("game", nlohmann::json()).dump() +
-                       ", not " + std::to_string(*game));
-    return whole;
-  }
-  std::istringstream lines(text);
-  int number = 0;
-  for (std::string line; std::getline(lines, line);) {
-    ++number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-      throw UsageError("--from: " + path + " line " + std::to_string(number) + " is not a JSON game log");
-    if (!game || j.value("game", UINT64_MAX) == *game) return j;
-  }
-  throw UsageError("--from: " + path + (game ? " has no game " + std::to_string(*game) : std::string(" holds no game log")));
 }
 
 }  // namespace carc::sim

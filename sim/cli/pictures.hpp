@@ -1,5 +1,5 @@
-// The picture outputs of `carcsolo replay` (--svg, --png, --html) and reading a game log
-// from a file (--from), kept out of the subcommand so it stays a few lines.
+// The picture outputs of `carcsolo replay` (--svg, --png, --html), kept out of the
+// subcommand so it stays a few lines.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/analysis/log_file.hpp"
 #include "sim/cli/cli.hpp"
 #include "sim/log/io.hpp"
 
@@ -38,15 +39,5 @@ class PictureWriter {
   nlohmann::json analysis_;  // the --analysis document
   int ghosts_ = 3;
 };
-
-// The analysis document of --analysis FILE (carcassonne-solo-analysis/1); a UsageError of
-// one line when the file cannot be read, is cut short ("the JSON ends early") or is
-// something else.
-nlohmann::json read_analysis_file(const std::string& path);
-
-// A game log from FILE: a single JSON document, or JSON lines (`run --log`) from which
-// the game numbered `game` is taken (the first line when no game is given). Throws
-// UsageError with one line when the file is missing, malformed, or lacks that game.
-nlohmann::json read_log_file(const std::string& path, std::optional<std::uint64_t> game);
 
 }  // namespace carc::sim

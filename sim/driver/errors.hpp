@@ -1,5 +1,6 @@
-// Errors by kind (docs/robustness.md). Bad input is the command line's business (a
-// UsageError, exit status 2). An InternalError is a broken invariant: a logic_error from the
+// Errors by kind (docs/robustness.md). Bad input is a UsageError: one line naming the
+// option or file at fault, which the command line prints with exit status 2 (the Python
+// module raises it as ValueError). An InternalError is a broken invariant: a logic_error from the
 // engine or any exception that escaped a worker thread; the program reports it as
 // "internal error: ..." with exit status 3 and writes no output file.
 #pragma once
@@ -8,6 +9,11 @@
 #include <stdexcept>
 
 namespace carc::sim {
+
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 class InternalError : public std::logic_error {
  public:

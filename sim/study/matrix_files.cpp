@@ -1,11 +1,12 @@
-#include "sim/cli/matrix_files.hpp"
+#include "sim/study/matrix_files.hpp"
 
 #include <cmath>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
-#include "sim/cli/cli.hpp"
+#include "sim/study/inputs.hpp"
+#include "sim/study/texts.hpp"
 
 namespace carc::sim {
 

@@ -1,11 +1,12 @@
-#include "sim/cli/ceiling_file.hpp"
+#include "sim/study/ceiling_file.hpp"
 
 #include <cstdio>
 #include <stdexcept>
 
 #include "policies/policy.hpp"
-#include "sim/cli/cli.hpp"
-#include "sim/cli/matrix_files.hpp"
+#include "sim/study/inputs.hpp"
+#include "sim/study/matrix_files.hpp"
+#include "sim/study/texts.hpp"
 
 namespace carc::sim {
 

@@ -7,7 +7,7 @@
 // [pairs, pairs + check_games) of the same seed (the same games at every check, so the
 // checks' gains are comparable with each other; none of them is a tuning game); the
 // verification plays [0, verify_games) of the verify seed.
-#include "sim/cli/tune.hpp"
+#include "sim/study/tune.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -17,8 +17,9 @@
 #include <stdexcept>
 
 #include "policies/policy.hpp"
-#include "sim/cli/cli.hpp"
 #include "sim/driver/matrix.hpp"
+#include "sim/study/inputs.hpp"
+#include "sim/study/texts.hpp"
 
 namespace carc::sim {
 namespace {
@@ -198,6 +199,66 @@ std::string gain_text(const PairedDiff& d) {
   return buf;
 }
 
+// The document before the first step: the run's configuration, SPSA's settings, the
+// parameters and the start as the trajectory's first point.
+nlohmann::json tune_document(const TuneSpace& space, const TuneOptions& opt, const std::string& start_spec,
+                             std::uint64_t steps, std::uint64_t checks, const ProgramInfo& program) {
+  const std::uint64_t pairs = opt.spsa.pairs;
+  nlohmann::json doc;
+  doc["format"] = kTuneFormat;
+  doc["program"] = program_json(program);
+  doc["status"] = "running";
+  doc["config"] = {{"colors", opt.base.colors},         {"meeples", opt.base.meeples},
+                   {"seed", opt.base.seed},             {"scoring_policy", opt.base.scoring_policy},
+                   {"placement_start", start_spec},
+                   {"method", "spsa"},                  {"budget", opt.budget},
+                   {"batch", opt.batch},                {"checks", checks},
+                   {"check_games", opt.check_games},    {"check_first_game", pairs},
+                   {"verify_seed", opt.verify_seed},    {"verify_games", opt.verify_games}};
+  if (!opt.base.base_game()) {  // the expansions: the set the games dealt
+    doc["config"]["tileset"] = opt.base.rules().name();
+    doc["config"]["tileset_hash"] = opt.base.rules().hash();
+    doc["config"]["large_meeple"] = opt.base.rules().large_meeple();
+  }
+  doc["spsa"] = {{"pairs", pairs}, {"steps", steps}, {"c_end", opt.spsa.c_end}, {"r_end", opt.spsa.r_end},
+                 {"alpha", opt.spsa.alpha}, {"gamma", opt.spsa.gamma}, {"a_ratio", opt.spsa.a_ratio}};
+  doc["params"] = nlohmann::json::array();
+  for (const SpsaParam& p : space.params)
+    doc["params"].push_back({{"key", p.key}, {"lo", p.lo}, {"hi", p.hi}, {"start", p.start}, {"whole", p.whole}});
+  doc["steps"] = nlohmann::json::array();
+  doc["trajectory"] = nlohmann::json::array();
+  std::vector<double> start_values;
+  for (const SpsaParam& p : space.params) start_values.push_back(p.start);
+  doc["trajectory"].push_back({{"step", 0}, {"games", 0}, {"params", space.values_json(start_values)},
+                               {"placement", start_spec}, {"gain", nullptr}});
+  return doc;
+}
+
+// The final verification: start and final on games of the verification seed, into
+// doc["verify"]; false when stopped.
+bool verify(const RunConfig& start, const std::string& final_spec, const TuneOptions& opt, MatrixRequest& req,
+            nlohmann::json& doc) {
+  RunConfig a = start, f = start;
+  a.seed = f.seed = opt.verify_seed;
+  f.placement_policy = final_spec;
+  req.configs = {a, f};
+  req.first_game = 0;
+  req.games = opt.verify_games;
+  if (opt.progress)
+    req.progress = [](const MatrixOutcome& o) { return "verify: final - start " + gain_text(o.diff[0]); };
+  const MatrixOutcome v = play_matrix(req);
+  if (v.partial) return false;
+  doc["verify"] = {{"seed", opt.verify_seed},
+                   {"first_game", 0},
+                   {"games", opt.verify_games},
+                   {"start", {{"placement", a.placement_policy}, {"mean", v.acc[0].mean()},
+                              {"ci95_half_width", v.acc[0].ci_half_width()}}},
+                   {"final", {{"placement", f.placement_policy}, {"mean", v.acc[1].mean()},
+                              {"ci95_half_width", v.acc[1].ci_half_width()}}},
+                   {"difference", v.diff[0].to_json()}};
+  return true;
+}
+
 }  // namespace
 
 nlohmann::json run_tune(const TuneSpace& space, TuneOptions opt, const ProgramInfo& program) {
@@ -221,33 +282,7 @@ nlohmann::json run_tune(const TuneSpace& space, TuneOptions opt, const ProgramIn
   req.threads = opt.threads;
   req.stop = opt.stop;
 
-  nlohmann::json doc;
-  doc["format"] = kTuneFormat;
-  doc["program"] = program_json(program);
-  doc["status"] = "running";
-  doc["config"] = {{"colors", opt.base.colors},         {"meeples", opt.base.meeples},
-                   {"seed", opt.base.seed},             {"scoring_policy", opt.base.scoring_policy},
-                   {"placement_start", start.placement_policy},
-                   {"method", "spsa"},                  {"budget", opt.budget},
-                   {"batch", opt.batch},                {"checks", checks},
-                   {"check_games", opt.check_games},    {"check_first_game", pairs},
-                   {"verify_seed", opt.verify_seed},    {"verify_games", opt.verify_games}};
-  if (!opt.base.base_game()) {  // the expansions: the set the games dealt
-    doc["config"]["tileset"] = opt.base.rules().name();
-    doc["config"]["tileset_hash"] = opt.base.rules().hash();
-    doc["config"]["large_meeple"] = opt.base.rules().large_meeple();
-  }
-  doc["spsa"] = {{"pairs", pairs}, {"steps", steps}, {"c_end", opt.spsa.c_end}, {"r_end", opt.spsa.r_end},
-                 {"alpha", opt.spsa.alpha}, {"gamma", opt.spsa.gamma}, {"a_ratio", opt.spsa.a_ratio}};
-  doc["params"] = nlohmann::json::array();
-  for (const SpsaParam& p : space.params)
-    doc["params"].push_back({{"key", p.key}, {"lo", p.lo}, {"hi", p.hi}, {"start", p.start}, {"whole", p.whole}});
-  doc["steps"] = nlohmann::json::array();
-  doc["trajectory"] = nlohmann::json::array();
-  std::vector<double> start_values;
-  for (const SpsaParam& p : space.params) start_values.push_back(p.start);
-  doc["trajectory"].push_back({{"step", 0}, {"games", 0}, {"params", space.values_json(start_values)},
-                               {"placement", start.placement_policy}, {"gain", nullptr}});
+  nlohmann::json doc = tune_document(space, opt, start.placement_policy, steps, checks, program);
   std::uint64_t games = 0, next_check = 1;
   bool interrupted = false;
   const auto save = [&] {
@@ -319,29 +354,7 @@ nlohmann::json run_tune(const TuneSpace& space, TuneOptions opt, const ProgramIn
                   {"theta", space.values_json(spsa.theta())},
                   {"placement", final_spec},
                   {"steps", spsa.batches_done()}};
-  if (!interrupted && opt.verify_games > 0) {
-    RunConfig a = start, f = start;
-    a.seed = f.seed = opt.verify_seed;
-    f.placement_policy = final_spec;
-    req.configs = {a, f};
-    req.first_game = 0;
-    req.games = opt.verify_games;
-    if (opt.progress)
-      req.progress = [](const MatrixOutcome& o) { return "verify: final - start " + gain_text(o.diff[0]); };
-    const MatrixOutcome v = play_matrix(req);
-    if (v.partial) {
-      interrupted = true;
-    } else {
-      doc["verify"] = {{"seed", opt.verify_seed},
-                       {"first_game", 0},
-                       {"games", opt.verify_games},
-                       {"start", {{"placement", a.placement_policy}, {"mean", v.acc[0].mean()},
-                                  {"ci95_half_width", v.acc[0].ci_half_width()}}},
-                       {"final", {{"placement", f.placement_policy}, {"mean", v.acc[1].mean()},
-                                  {"ci95_half_width", v.acc[1].ci_half_width()}}},
-                       {"difference", v.diff[0].to_json()}};
-    }
-  }
+  if (!interrupted && opt.verify_games > 0 && !verify(start, final_spec, opt, req, doc)) interrupted = true;
   doc["status"] = interrupted ? "interrupted" : "done";
   save();
   return doc;

@@ -1,4 +1,4 @@
-#include "sim/cli/per_game.hpp"
+#include "sim/study/per_game.hpp"
 
 #include "core/goals.hpp"
 

@@ -1,5 +1,5 @@
 // When `run`, `compare` and `sweep` stop, and how long they take: --until-ci's rules and
-// summary lines, and --dry-run. One place for the three, so they cannot drift apart.
+// summary lines, compare's --sprt, and --dry-run's measure. One place for the three.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -30,7 +30,7 @@ inline constexpr const char* kUntilCiGamesDefault = "1000000";
 // The games of --until-ci's first batch, and its least step after it (the cap if fewer).
 inline constexpr std::uint64_t kFirstBatch = 1000;
 
-// The summary's --until-ci lines, one per rule (cli.hpp's until_ci_line), after the games
+// The summary's --until-ci lines, one per rule (sim/study/texts.hpp: until_ci_line), after the games
 // of `r` and with the cap `cap`.
 std::string until_ci_summary(const MatrixOutcome& r, const CiGoal& goal, std::uint64_t cap);
 
@@ -46,9 +46,5 @@ struct DryRun {
   std::string report;  // lines, each ending in "\n"
 };
 DryRun dry_run(MatrixRequest req, const CiGoal& goal, const std::string& each, double seconds = 5);
-
-// `command --dry-run`: dry_run with the stop handlers installed, its report on stdout (the
-// process that writes), the exit status (130 when interrupted).
-int dry_run_command(const std::string& command, const MatrixRequest& req, const CiGoal& goal);
 
 }  // namespace carc::sim

@@ -1,4 +1,4 @@
-#include "sim/cli/stopping.hpp"
+#include "sim/study/stopping.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,9 @@
 #include <iostream>
 
 #include "core/goals.hpp"
-#include "sim/cli/cli.hpp"
 #include "sim/driver/mpi.hpp"
+#include "sim/study/inputs.hpp"
+#include "sim/study/texts.hpp"
 
 namespace carc::sim {
 namespace {
@@ -182,15 +183,6 @@ DryRun dry_run(MatrixRequest req, const CiGoal& goal, const std::string& each, d
   }
   d.report += "dry run: nothing written\n";
   return d;
-}
-
-int dry_run_command(const std::string& command, const MatrixRequest& req, const CiGoal& goal) {
-  install_stop_handlers();
-  const DryRun d = dry_run(req, goal, command == "compare" ? "policies" : "options");
-  restore_default_handlers();
-  if (d.played.partial) return report_interrupted(command, games_text(d.played.games_done) + " of the dry run", "");
-  if (writes_output()) std::cout << d.report;
-  return 0;
 }
 
 }  // namespace carc::sim
