@@ -97,7 +97,7 @@ Rules Ruleset::recorded(const std::string& name, const std::string& hash, bool l
   d.spec = name;
   d.hash = hash;
   d.large_meeple = large_meeple;
-  // A base game's file records no hash (it is written as before the expansions): its set is
+  // A base game's file records no hash (nor any other field of the expansions): its set is
   // the base set. A set of its own named base records its hash, and is not the base set.
   if (name == "base" && (hash.empty() || hash == base()->hash())) {
     d.tiles = kBaseCounts;

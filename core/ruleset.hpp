@@ -57,7 +57,7 @@ class Ruleset {
   int land_tiles() const { return d_.tiles.land(); }    // dealt to the colours' stacks
   int river_stack() const { return d_.tiles.river_stack(); }
   // Nothing of the expansions: the base set by name and by tiles, no large meeple. Files of
-  // the base game are written as before the expansions (no tileset_hash, no large_meeple).
+  // the base game hold no field of the expansions (no tileset_hash, no large_meeple).
   bool base_game() const { return d_.name == "base" && d_.tiles == kBaseCounts && !d_.large_meeple; }
   // Whether the tiles are the base set's (a renamed copy too) and the large meeple is off:
   // what a player whose knowledge is of the base game (the learned value) can play.

@@ -21,8 +21,8 @@ namespace carc {
 // read at compile time: the base game (rules.md, "Base tile set": 24 types, 72 tiles),
 // Inns & Cathedrals (17 types, 18 tiles) and The River (I) (10 types, 12 tiles), per
 // expansions.md. The engine knows every type of the three as one catalogue, in that order
-// (base A..X are types 0..23, as they always were); a game plays the types its tile set
-// deals (Config::tiles), the others have count 0 there.
+// (base A..X are types 0..23); a game plays the types its tile set deals (Config::tiles),
+// the others have count 0 there.
 inline constexpr tileset::Set kBaseSet = tileset::parse(tilesets::kBase);
 inline constexpr tileset::Set kInnsSet = tileset::parse(tilesets::kInns);
 inline constexpr tileset::Set kRiverSet = tileset::parse(tilesets::kRiver);

@@ -12,7 +12,7 @@
 // lowest colour with the large meeple and not with a meeple, -1 the other way round; it
 // is played when that count is positive and the rest of its outcome (this turn's, the
 // same as the meeple's) ties; otherwise the meeple goes and the large meeple stays in
-// supply (a colour whose only figure it is places it as before).
+// supply (a colour whose only figure it is places it as it would a meeple).
 //
 // Only a move that completes something can change the scores or the supplies this turn,
 // and placement_analysis tells which those are (most at a glance: no segment of the tile is

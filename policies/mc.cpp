@@ -11,7 +11,7 @@
 //
 // Under an aim (docs/aim.md) the candidates are the aimed evaluation's best and a rollout's
 // value is the aim's outcome of the game it finishes (the goal reached or not, the goals
-// reached), with aim_tie_break times its result; the rollout policies play as ever.
+// reached), with aim_tie_break times its result; the rollout policies play as without an aim.
 //
 // Rollout r uses the same re-deal for every candidate (common random numbers), so the
 // comparison between candidates is not drowned by the luck of the deal. Nothing is

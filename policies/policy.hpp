@@ -72,9 +72,9 @@ struct ParamInfo {
   double default_value;
   std::string help;
   bool whole = false;  // the factory takes whole numbers only (`carcsolo tune` rounds it)
-  // A parameter added after files already named the policy: its canonical spelling leaves
-  // it out while it has its default, so the specs those files hold, and the games they
-  // name, stay as they were (`search` is still the search it was before `leaf`).
+  // A parameter that the specs in files of older versions lack: the canonical spelling
+  // leaves it out while it has its default, so those specs stay canonical and name the same
+  // games (`search` at leaf=0 is spelt `search`, as such files spell it).
   bool added_later = false;
 };
 

@@ -1,4 +1,4 @@
-// Baseline placement `random` (issue: uniform over all legal (x, y, rot) triples, the
+// Baseline placement `random` (uniform over all legal (x, y, rot) triples, the
 // four rotations counted separately even when symmetric; the meeple uniform over the
 // free segments when one is forced; with the large meeple, then the figure uniform over the
 // kinds in supply).

@@ -61,7 +61,7 @@ class Rng {
 // A uniform integer in [0, n): exactly the value
 // boost::random::uniform_int_distribution<T>(0, n - 1)(eng) gives for an engine of the full
 // 64-bit range (such as Rng), drawing the same number of times, without Boost's two
-// 64-bit divisions per call (a tenth of a random game's time went into them).
+// 64-bit divisions per call (they would take a tenth of a random game's time).
 //
 // Boost's method: bucket d = floor(2^64 / n); draw x; q = floor(x / d); draw again while
 // q >= n (n == 1: no draw at all). Here q is floor(x * n / 2^64) or one more, and one more

@@ -92,7 +92,7 @@ def main():
             print("| %d | %s | `%s` | %.2f (%.2f-%.2f) | %.2f | %.3fx | %s |" %
                   (k, net.get("hash", "?")[:8], r["spec"], r["mean"], r["ci"][0], r["ci"][1], r["ms"], r["ratio"], diff))
     print()
-    # The bars of the issue, generation by generation.
+    # The bars: the best player within 1/10 and within 1x of `search`'s time, generation by generation.
     print("Best player within 1/10 and within 1x of `search`'s time, by generation:\n")
     print("| generation | best at <= 0.1x (mean) | best at <= 1x other than `search` (mean, paired difference) |")
     print("|---:|---|---|")

@@ -189,7 +189,7 @@ TEST_CASE("aim: the command line records the aim, replays it, refuses what canno
   plain.insert(plain.end(), {"--first-game", "2", "--out", "plain.json"});
   REQUIRE(run_carcsolo(plain, d.path()).status == 0);
   const auto plain_doc = nlohmann::json::parse(carc::test::read_text(d.path() / "plain.json"));
-  CHECK_FALSE(plain_doc["config"].contains("aim"));  // score play's files are as before aims
+  CHECK_FALSE(plain_doc["config"].contains("aim"));  // score play's files name no aim
   const auto merged = run_carcsolo({"merge", "aimed.json", "plain.json", "--out", "m.json"}, d.path());
   CHECK(merged.status == 2);
   CHECK(merged.err.find("aim") != std::string::npos);

@@ -62,7 +62,7 @@ TEST_CASE("board block: the frontier and each colour's figures on a board worked
   // (1,0), its meeple on the monastery: 7 empty neighbours; the road D-A is open to the west.
   g.turn("A 1 0 1 monastery");
   std::vector<float> f = features_of(g.state(), 0);
-  CHECK(at(f, "colors") == 3);  // the first 74 as before
+  CHECK(at(f, "colors") == 3);  // the first 74 are the first feature set's
   CHECK(at(f, "open_cells") == 6);  // N, S and W of D; N, E and S of A
   CHECK(at(f, "open_cells_2") == 0);
   CHECK(at(f, "open_cells_3") == 0);

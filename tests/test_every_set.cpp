@@ -24,8 +24,8 @@ namespace {
 
 using namespace carc;
 
-// Small budgets of every look-ahead policy; search also at the setting that once drew
-// land tiles while the river flowed.
+// Small budgets of every look-ahead policy; search also with more rollouts on fewer
+// candidates, whose truncated rollouts must draw no land tile while the river flows.
 std::vector<std::string> specs_of(const std::string& name) {
   if (name == "mc") return {"mc:rollouts=2,candidates=3", "mc:rollouts=1,candidates=2,rollout=2"};
   if (name == "search") return {"search:candidates=6,beam=3,rollouts=2,turns=4", "search:rollouts=4,candidates=3"};

@@ -33,7 +33,7 @@ const std::map<std::string, std::string> kSmallBudget = {
 std::string test_spec(const std::string& name) {
   const auto it = kSmallBudget.find(name);
   if (it == kSmallBudget.end()) return name;
-  // A budget key the policy does not have (it changed) falls back to its defaults.
+  // A budget the policy refuses (a key it does not have) falls back to its defaults.
   try {
     (void)make_placement_policy(it->second);
     return it->second;

@@ -288,7 +288,7 @@ TEST_CASE("merge: ceiling shards give the file of one ceiling run, other studies
     json torn = load(dir, "b.json");
     torn["per_game"].erase(1);
     carc::test::write_text(dir / "torn.json", torn.dump());
-    json before = load(dir, "b.json");  // as written before the beam kept the policy's line
+    json before = load(dir, "b.json");  // as older versions wrote it: the beam without the policy's line
     before["reference"] =
         "clairvoyant beam search over the dealt stacks: it sees every colour's stack order, which "
         "no player may; a ceiling to measure policies against, never a policy";

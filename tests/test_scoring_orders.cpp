@@ -1,6 +1,6 @@
 // Scoring-order policies (policies/scoring_orders.cpp): the seed text's Example 3, a final
 // scoring where the order matters, `best` against exhaustive search on the positions of
-// random games, and the bar best >= lowest-first >= as-found on common seeds.
+// random games, and the bar best >= lowest-first >= as-found on common seeds.
 //
 // The exhaustive references here use the engine itself (State copies and score_feature)
 // for completed features, and for final scoring a search over every next colour, memoised
@@ -446,7 +446,7 @@ TEST_CASE("scoring orders: best is optimal on the positions of random games") {
   CHECK(final_matters >= 100);
 }
 
-// The bar, on common random numbers (the same seeds for every order).
+// The bar the orders must clear, on common random numbers (the same seeds for every order).
 TEST_CASE("scoring orders: best >= lowest-first >= as-found over 2,000 seeded games") {
   auto placement = make_placement_policy("random");
   std::map<std::string, long> sum;

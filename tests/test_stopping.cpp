@@ -158,7 +158,7 @@ TEST_CASE("ci_width: the mean's normal interval, a goal's Wilson interval, the w
   const auto rec = carc::sim::ci_record(o, tighter, 500);
   CHECK(rec["cap"] == 500);
   CHECK(rec["first_batch"] == 10);
-  CHECK(rec["half_width"] == 100);  // the mean rule's, as before goal rules
+  CHECK(rec["half_width"] == 100);  // the mean rule's; every rule is under `rules`
   CHECK(rec["met"] == false);
   REQUIRE(rec["rules"].size() == 2);
   CHECK(rec["rules"][1]["target"] == "total_60");

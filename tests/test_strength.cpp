@@ -128,7 +128,7 @@ TEST_CASE("strength: value:expect=1 beats value") {
   check_stronger("value", "value:expect=1", {3, 4}, 40);
 }
 
-// The learned value's cheap setting above mc at its defaults (the order: new player >
+// The learned value's cheap setting above mc at its defaults (the order asked: learned value >
 // mc > heuristic): 42.8 against mc's 33 or so at 3 colours x 4 meeples; a player or a net
 // that falls back to mc's level fails here.
 TEST_CASE("strength: value:expect=1 beats mc") {

@@ -159,7 +159,7 @@ TEST_CASE("value: a game is a function of (seed, game, spec), and with one candi
 
 namespace {
 
-// The new settings at small budgets (each plays several decisions' worth of its own code),
+// The net's settings at small budgets (each plays several decisions' worth of its own code),
 // each with the same spec without the net's part.
 const std::vector<std::pair<std::string, std::string>> kNetSpecs = {
     {"value:candidates=3,expect=1", "value:candidates=3"},
@@ -199,10 +199,10 @@ TEST_CASE("value: expect=1 and search's leaf and vfilter are pure functions of (
     CHECK_THROWS_AS(make_placement_policy(bad), std::invalid_argument);
 }
 
-// The parameters added for the learned value leave the canonical spellings of `search` and
-// `value` at their defaults as they were, and search's default games as they were: the 40
-// games of seed 1 at 3 colours x 2 meeples that results/ladder.json (written before them)
-// holds sum to its result.sum.
+// The learned value's parameters (`added_later`) are left out of the canonical specs of
+// `search` and `value` at their defaults, and change none of search's default games: the 40
+// games of seed 1 at 3 colours x 2 meeples in results/ladder.json (whose specs lack those
+// parameters) sum to its result.sum.
 TEST_CASE("value, search: the defaults' canonical specs and a seeded default search game are unchanged") {
   CHECK(canonical_placement("search") ==
         "search:candidates=200,filter=1,beam=10,rollouts=24,turns=6,halving=1,low=0.5,mean=0.5,"

@@ -314,7 +314,7 @@ TEST_CASE("verify: an unfinished log is consistent as far as it goes, and only c
   bad["unfinished"] = "yes";
   REQUIRE(carc::sim::check_game_log(bad).bad);
   CHECK(carc::sim::check_game_log(bad).bad->field == "unfinished");
-  // without the mark, a log that stops is an inconsistency, as before
+  // without the mark, a log that stops is an inconsistency
   bad = log;
   bad.erase("unfinished");
   r = carc::sim::check_game_log(bad);

@@ -289,7 +289,7 @@ TEST_CASE("--until-ci stopped by the cap: the summary and the file say the targe
   CHECK(doc["until_ci"]["met"] == false);
   CHECK(doc["until_ci"]["half_width"] == 0.001);
   CHECK(doc["until_ci"]["cap"] == 400);
-  CHECK(doc["until_ci"]["first_batch"] == 200);  // --max-games, the old spelling: --games is the first batch
+  CHECK(doc["until_ci"]["first_batch"] == 200);  // --max-games, the cap's other spelling: --games is the first batch
   CHECK(doc["config"]["games"] == 400);
   // The spelling of all three commands: --games is the cap, the first batch 1000 games.
   r = carc::test::run_carcsolo({"compare", "--scoring", "as-found", "--scoring", "random", "--games", "1500",

@@ -26,7 +26,7 @@
 //             give with the large meeple instead of with a meeple. A colour holding both
 //             figures is offered the large meeple only on such a feature (elsewhere its
 //             weight changes nothing, and it stays in supply); a colour whose only figure
-//             is the large meeple places it as before.
+//             is the large meeple places it as it would a meeple.
 // A feature's points are at the rates of its marks (expansions.md). A move that completes
 // one scores it exactly (an inn road 2 per tile, a cathedral city 3 per tile and pennant).
 // An unfinished one is expected at `inn` per tile and `cathedral` per tile and pennant,

@@ -176,7 +176,7 @@ def test_a_python_study_records_its_call_not_a_command_line(tmp_path, monkeypatc
     assert all("command_line" not in run["performance"] for run in c["runs"])
     # the replay line of the summary says there is none rather than give one that fails
     assert "replay a game: not from the command line" in r.summary()
-    # built-in policies only: the command line, as before, and no call
+    # built-in policies only: the command line, and no call
     b = carcsolo.run(placement="greedy", games=10)
     assert b["performance"]["command_line"][:2] == ["carcsolo", "run"]
     assert "python_call" not in b["performance"]

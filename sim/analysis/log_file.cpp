@@ -139,7 +139,7 @@ nlohmann::ordered_json analysis_document(const std::vector<GameAnalysis>& result
                                    {"colors", rc.colors},          {"meeples", rc.meeples},
                                    {"seed", rc.seed},              {"first_game", rc.first_game},
                                    {"games", results.size()}};
-  if (played && !rc.base_game()) {  // the expansions (a base game's analysis as before them)
+  if (played && !rc.base_game()) {  // the expansions (a base game's analysis holds neither field)
     j["config"]["games_played"]["tileset"] = rc.rules().name();
     j["config"]["games_played"]["large_meeple"] = rc.rules().large_meeple();
   }

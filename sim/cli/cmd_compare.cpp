@@ -86,8 +86,8 @@ int cmd_compare(const Args& args, const ProgramInfo& program, Embedding* embed) 
   if (vm.count("max-games") && !adaptive)
     throw UsageError("--max-games is --until-ci's cap: give --until-ci too, or --games N alone (got --max-games " +
                      max_games + ")");
-  // --games is the cap under --until-ci, as in run and sweep; with --max-games (how the cap
-  // was given before) it stays what it was then, the first batch.
+  // --games is the cap under --until-ci, as in run and sweep; with --max-games (the cap's
+  // other spelling, which older command lines use) --games is the first batch.
   std::uint64_t cap = 0;
   if (vm.count("max-games")) {
     study.ci_first_batch = range.game_count(2);

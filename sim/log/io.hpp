@@ -7,10 +7,10 @@
 // works: install_stop_handlers in sim/cli/cli.hpp) remove every temporary file not yet
 // committed before the process ends: with one line "carcsolo COMMAND: interrupted; ...
 // not written" and exit status 130, or, in a program that handles SIGINT itself (the
-// Python module's host), by the signal's default action as before. A SIGHUP ignored from
-// the start (nohup) stays ignored. Only SIGKILL and a crash leave a temporary file; the
-// next AtomicFile of the same PATH removes the PATH.tmp.PID files whose process no longer
-// exists (docs/robustness.md).
+// Python module's host), by the signal's default action, as if no handler were installed.
+// A SIGHUP ignored from the start (nohup) stays ignored. Only SIGKILL and a crash leave a
+// temporary file; the next AtomicFile of the same PATH removes the PATH.tmp.PID files whose
+// process no longer exists (docs/robustness.md).
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -291,13 +291,13 @@ json Accumulator::to_json(const RunConfig& config, const ProgramInfo& program,
                    {"seed", config.seed},
                    {"first_game", config.first_game},
                    {"games", n}};
-  if (!config.base_game()) {  // the expansions (a base game's file is as it always was)
+  if (!config.base_game()) {  // the expansions (a base game's file holds neither field)
     doc["config"]["tileset_hash"] = config.rules().hash();
     doc["config"]["large_meeple"] = config.rules().large_meeple();
   }
   if (!config.value_net_hash.empty())
     doc["config"]["value_net"] = {{"hash", config.value_net_hash}, {"source", config.value_net_source}};
-  if (!config.context.aim.is_score()) doc["config"]["aim"] = config.context.aim.id();  // score: as before aims
+  if (!config.context.aim.is_score()) doc["config"]["aim"] = config.context.aim.id();  // score play: none
   doc["games"] = n;
   doc["result"] = {{"mean", m},
                    {"std", sd},
@@ -427,7 +427,7 @@ RunConfig run_config_from_json(const json& doc) {
   c.seed = read_count(member(j, "config", "seed"), "config.seed");
   c.first_game = read_count(member(j, "config", "first_game"), "config.first_game");
   c.games = read_count(member(j, "config", "games"), "config.games");
-  if (j.contains("value_net")) {  // files written before it was recorded have none
+  if (j.contains("value_net")) {  // files of versions that did not record it have none
     const json& net = j["value_net"];
     c.value_net_hash = read_string(member(net, "config.value_net", "hash"), "config.value_net.hash");
     c.value_net_source = read_string(member(net, "config.value_net", "source"), "config.value_net.source");

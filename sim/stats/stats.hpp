@@ -42,7 +42,7 @@ struct RunConfig {
   std::uint64_t seed = 1, first_game = 0, games = 0;
   // The learned value the policies that use one played with (`config.value_net`): its hash
   // (the net's name, docs/value-format.md) and source, "built-in" or "file". Empty hash: not
-  // known (a file written before it was recorded, a config made by hand): nothing written.
+  // known (a file of a version that did not record it, a config made by hand): nothing written.
   std::string value_net_hash, value_net_source;
   std::string value_net_path;  // source "file": the path given (for replay commands; not written)
   // What the policies of this run are made from besides their specs (the rules of its
@@ -55,7 +55,7 @@ struct RunConfig {
   // The game's configuration as the engine takes it.
   Config game_config() const { return Config{colors, meeples, context.rules}; }
   // Whether the game is the base game's (nothing of the expansions): the files of a base
-  // game are written as before the expansions (no tileset_hash, no large_meeple).
+  // game hold no field of the expansions (no tileset_hash, no large_meeple).
   bool base_game() const { return context.rules->base_game(); }
   // The --tileset a command line gives for these rules: a built-in name or the file's path.
   const std::string& tileset_spec() const { return context.rules->spec(); }
@@ -67,7 +67,7 @@ struct Performance {
 };
 
 // The program that wrote a file, and how it was built and invoked. Only name, version and
-// git are always written; the rest (added later) when known.
+// git are always written; the rest when known (files of older versions lack them).
 struct ProgramInfo {
   std::string name = "carcsolo", version, git;
   int dirty = -1;                         // the tree differed from `git` at build time: 1; -1: unknown

@@ -18,7 +18,7 @@ inline constexpr const char* kCeilingReference =
     "REFERENCE THAT CHEATS: the best line a beam search found with the dealt stacks visible "
     "(every colour's stack order, which no player may see), seeded with the `against` "
     "policy's own line; a lower bound on the deal's optimum, never a policy";
-// ...and files written before the beam kept the policy's line (read by `merge`).
+// ...and in files whose beam did not keep the policy's line (older versions; read by `merge`).
 inline constexpr const char* kCeilingReferenceV1 =
     "clairvoyant beam search over the dealt stacks: it sees every colour's stack order, which "
     "no player may; a ceiling to measure policies against, never a policy";
@@ -27,12 +27,12 @@ struct CeilingFile {
   RunConfig config;     // the ceiling's: placement "ceiling:width=W", scoring "best"
   std::string against;  // the placement played on the same games (scoring "best")
   int width = 0;
-  bool policy_line = true;  // the beam kept the policy's line (false: files written before)
+  bool policy_line = true;  // the beam kept the policy's line (false: a file of an older version)
   Accumulator ceiling, against_results;
   PairedDiff difference;  // ceiling - against, per game
   // {game, result, against_result, beam_alone_result}; beam_alone_result: the best result of
   // the lines that did not need the policy's positions, null when none reached the end
-  // (absent in files written before the beam kept the policy's line).
+  // (absent in files whose beam did not keep the policy's line).
   nlohmann::json per_game = nlohmann::json::array();
 };
 

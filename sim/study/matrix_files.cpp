@@ -65,7 +65,7 @@ void add_value_net(const RunConfig& c, json& config) {
     config["value_net"] = {{"hash", c.value_net_hash}, {"source", c.value_net_source}};
 }
 
-// The expansions' set (a base game's file is written as before them).
+// The expansions' set (none in a base game's file).
 void add_tileset(const RunConfig& c, json& config) {
   if (c.base_game()) return;
   config["tileset"] = c.rules().name();
@@ -281,8 +281,8 @@ json matrix_document(const MatrixStudy& study, const MatrixOutcome& r, int threa
     doc["config"] = sweep_config(study, r.games_done);
     doc["targets"] = closest_runs(study, runs);
   }
-  // Added after the formats' /1 was first written: whether --until-ci's rules were met
-  // (the cap may have stopped the run first), as `run` writes it.
+  // Whether --until-ci's rules were met (the cap may have stopped the run first), as `run`
+  // writes it; files of older versions of the /1 formats lack it.
   if (!study.ci_rules.empty()) doc["until_ci"] = ci_record(r, study.ci_goal(), study.ci_cap);
   if (study.sprt) doc["sprt"] = sprt_record(r, *study.sprt, study.sprt_cap);
   if (r.partial) doc["partial"] = true;

@@ -30,7 +30,7 @@ struct MatrixStudy {
   std::vector<RunConfig> configs;    // one per run, in the file's order
   std::uint64_t first_game = 0;
   // --until-ci (compare, sweep): its rules (empty without), the cap and the first batch
-  // (0: not known, in files written before it was recorded). Written to `config` as
+  // (0: not known, in files of versions that did not record it). Written to `config` as
   // until_ci (the mean rule's half-width, or null), until_ci_goals ({goal id: half-width},
   // only with goal rules) and max_games (the cap, or null): compare always writes until_ci
   // and max_games, sweep only with --until-ci. The document's `until_ci` record is ci_record's.
@@ -47,7 +47,7 @@ struct MatrixStudy {
   // `differences` writes one; `differences` stays each run against the first.
   bool all_pairs = false;
   // sweep: the lists (configs: placement outer, then colours, meeples inner) and the
-  // targets. One placement: the file has no `config.placements` (as before there were more).
+  // targets. One placement: the file has no `config.placements` (config.placement_policy names it).
   std::vector<std::string> placements;
   std::vector<int> colors, meeples;
   std::vector<Target> targets;

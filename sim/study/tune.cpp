@@ -68,7 +68,7 @@ TuneSpace::TuneSpace(const std::string& start_spec, const std::vector<std::strin
   for (const PolicyInfo& p : placement_policies())
     if (p.name == policy) info = p.params;
   // Every registered parameter, at the value the spec gives or else its default: a canonical
-  // spec leaves out a parameter added later while it has its default, and a point must
+  // spec leaves out an `added_later` parameter while it has its default, and a point must
   // still be able to move it (else plus and minus would play the same policy).
   const auto given = spec_values(canonical);
   for (const ParamInfo& i : info) {

@@ -74,8 +74,8 @@ def main():
     check(plot.clipped_ylim([0.08, 0.07]) is None, "similar peaks need no cut")
 
     # A sweep's title names the setting that played, every parameter of the file's spec
-    # (results/strong-sweep-curve.png was titled 'search / best' for the cheap search with
-    # the learned value at its leaves), wrapped after commas.
+    # ('search / best' alone would not tell the cheap search from one with the learned value
+    # at its leaves), wrapped after commas.
     strong = cheap + ",horizon=3,points_horizon=30,road_q=0.95,city_q=0.82,monastery_q=0.75,leaf=1"
     sweep = {"config": {"placement_policy": strong, "scoring_policy": "best", "games": 1000},
              "runs": []}
