@@ -29,12 +29,12 @@ using carc::sim::AnalysisOptions;
 using carc::sim::GameAnalysis;
 using nlohmann::json;
 
-constexpr std::uint64_t kSeed = 4711;  // no policy was tuned on it
+constexpr std::uint64_t kAnalyseSeed = 4711;  // no policy was tuned on it
 
 json heuristic_log(std::uint64_t game, const carc::sim::Stacks* stacks = nullptr) {
   auto p = carc::make_placement_policy("heuristic");
   auto s = carc::make_scoring_policy("best");
-  return carc::sim::play_logged_game({{3, 4}, kSeed, game, stacks}, *p, *s, "heuristic", "best");
+  return carc::sim::play_logged_game({{3, 4}, kAnalyseSeed, game, stacks}, *p, *s, "heuristic", "best");
 }
 
 AnalysisOptions small(int rollouts, int candidates, int threads = 1) {
@@ -121,7 +121,7 @@ TEST_CASE("analyse: the heuristic analysed by itself loses little, and often pla
   auto p = carc::make_placement_policy("random");
   auto s = carc::make_scoring_policy("best");
   const GameAnalysis r = carc::sim::analyse_game(
-      carc::sim::play_logged_game({{3, 4}, kSeed, 0}, *p, *s, "random", "best"), 0, small(16, 6));
+      carc::sim::play_logged_game({{3, 4}, kAnalyseSeed, 0}, *p, *s, "random", "best"), 0, small(16, 6));
   const double random_heldout = r.heldout() / double(r.decisions.size());
   MESSAGE("random analysed by the heuristic: loss per decision ", r.loss() / double(r.decisions.size()),
           " (held out ", random_heldout, ")");
@@ -135,7 +135,7 @@ TEST_CASE("analyse: a planted blunder is the game's largest mistake, at its turn
   for (std::uint64_t g = 0; g < 40 && found < 3; ++g) {
     PlantedMistake planted(6);
     auto scoring = carc::make_scoring_policy("best");
-    const json log = carc::sim::play_logged_game({{3, 4}, kSeed, g}, planted, *scoring, "planted", "best");
+    const json log = carc::sim::play_logged_game({{3, 4}, kAnalyseSeed, g}, planted, *scoring, "planted", "best");
     if (planted.at < 0) continue;  // no such decision in this game
     ++found;
     const GameAnalysis a = carc::sim::analyse_game(log, g, small(48, 4));
@@ -494,7 +494,7 @@ TEST_CASE("carcsolo replay --analysis: the page carries the analysis' best moves
 TEST_CASE("analyse: the loss against the analysing player's own move") {
   auto p = carc::make_placement_policy("greedy");
   auto s = carc::make_scoring_policy("best");
-  const json log = carc::sim::play_logged_game({{3, 4}, kSeed, 1}, *p, *s, "greedy", "best");
+  const json log = carc::sim::play_logged_game({{3, 4}, kAnalyseSeed, 1}, *p, *s, "greedy", "best");
   const GameAnalysis a = carc::sim::analyse_game(log, 1, small(6, 4));
   int same = 0, other = 0;
   for (const auto& d : a.decisions) {

@@ -476,19 +476,19 @@ struct CheckedEnv {
 #undef ENSURE
 };
 
-struct Checked {
+struct CheckedGame {
   int failures = 0;
   int turns = 0;
   EndReason end = EndReason::none;
 };
 
 // Plays one game with the model checking every step.
-Checked play_checked(const Config& cfg, std::uint64_t seed, std::uint64_t game, PlacementPolicy& p,
+CheckedGame play_checked(const Config& cfg, std::uint64_t seed, std::uint64_t game, PlacementPolicy& p,
                      ScoringPolicy& sc, bool brute) {
   State s = State::initial(cfg);
   const sim::Stacks dealt = sim::deal(cfg.colors, seed, game);
   CheckedEnv env(dealt, p, sc, seed, game, &s, brute);
-  Checked out;
+  CheckedGame out;
   std::array<int, kMaxColors> prev{};
   for (int c = 0; c < cfg.colors; ++c) prev[std::size_t(c)] = s.score(c);
   while (!s.ended() && out.turns < 200) {
@@ -582,7 +582,7 @@ TEST_CASE("random games: every policy keeps the rules and conserves tiles and me
                         << ", meeples " << cfg.meeples << ", game " << i);
       auto p = make_placement_policy(name);
       auto sc = make_scoring_policy(sname);
-      const Checked c = play_checked(cfg, 7, i, *p, *sc, i < 24);
+      const CheckedGame c = play_checked(cfg, 7, i, *p, *sc, i < 24);
       CHECK(c.failures == 0);
       ++ends[int(c.end)];
       ++games;

@@ -71,7 +71,7 @@ Outcome merge(const TempDir& dir, std::vector<std::string> args) {
   return carc::test::run_carcsolo(args, dir.path());
 }
 
-int lines(const std::string& text) {
+int line_total(const std::string& text) {
   int n = 0;
   for (char c : text) n += c == '\n';
   return n;
@@ -150,7 +150,7 @@ TEST_CASE("merge: different studies, overlaps, gaps and bad files are exit 2, no
     args.insert(args.end(), {"--out", "out.json"});
     const Outcome m = merge(dir, args);
     CHECK(m.status == 2);
-    CHECK(lines(m.err) == 1);
+    CHECK(line_total(m.err) == 1);
     CHECK(m.err.find(c.says) != std::string::npos);
     CHECK(!carc::test::fs::exists(dir / "out.json"));
   }
@@ -307,7 +307,7 @@ TEST_CASE("merge: ceiling shards give the file of one ceiling run, other studies
       const Outcome bad = merge(dir, {"a.json", file, "--out", "bad.json"});
       CHECK(bad.status == 2);
       CHECK(bad.err.find(words) != std::string::npos);
-      CHECK(lines(bad.err) == 1);
+      CHECK(line_total(bad.err) == 1);
       CHECK_FALSE(carc::test::fs::exists(dir / "bad.json"));
     }
   }
@@ -356,7 +356,7 @@ TEST_CASE("merge: compare and sweep files of different kinds or studies are exit
     CAPTURE(c.inputs[1]);
     const Outcome m = merge(dir, with(c.inputs, {"--out", "out.json"}));
     CHECK(m.status == 2);
-    CHECK(lines(m.err) == 1);
+    CHECK(line_total(m.err) == 1);
     for (const auto& s : c.says) {
       CAPTURE(m.err);
       CHECK(m.err.find(s) != std::string::npos);
@@ -436,7 +436,7 @@ TEST_CASE("merge: results files of two tile sets of one name but other tiles are
     CAPTURE(pair[1]);
     const Outcome m = merge(dir, {pair[0], pair[1], "--out", "out.json"});
     CHECK(m.status == 2);
-    CHECK(lines(m.err) == 1);
+    CHECK(line_total(m.err) == 1);
     CHECK(m.err.find("config.tileset differs") != std::string::npos);
     CHECK(!carc::test::fs::exists(dir / "out.json"));
   }

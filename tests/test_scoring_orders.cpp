@@ -35,13 +35,13 @@ using namespace carc;
 const std::vector<std::string> kOrders = {"as-found", "random", "lowest-first", "best"};
 
 // What an order is judged on: the lowest score, then the total.
-struct Outcome {
+struct OrderOutcome {
   int low = -1, total = -1;
-  auto operator<=>(const Outcome&) const = default;
+  auto operator<=>(const OrderOutcome&) const = default;
 };
 
-Outcome outcome_of(const State& s) {
-  Outcome o{s.lowest_score(), 0};
+OrderOutcome outcome_of(const State& s) {
+  OrderOutcome o{s.lowest_score(), 0};
   for (int c = 0; c < s.colors(); ++c) o.total += s.score(c);
   return o;
 }
@@ -124,7 +124,7 @@ std::vector<std::uint8_t> lowest_first_final_reference(State s, std::vector<std:
 // Every permutation of the completed features, in lexicographic order of as-found
 // positions: the best outcome and the first order reaching it.
 struct Brute {
-  Outcome best;
+  OrderOutcome best;
   std::vector<std::uint16_t> first_best;
 };
 Brute brute_force_features(const State& s, const std::vector<std::uint16_t>& done) {
@@ -134,7 +134,7 @@ Brute brute_force_features(const State& s, const std::vector<std::uint16_t>& don
   do {
     std::vector<std::uint16_t> order;
     for (const int i : idx) order.push_back(done[std::size_t(i)]);
-    const Outcome o = outcome_of(score_features(s, order));
+    const OrderOutcome o = outcome_of(score_features(s, order));
     if (o > b.best) {
       b.best = o;
       b.first_best = order;
@@ -146,13 +146,13 @@ Brute brute_force_features(const State& s, const std::vector<std::uint16_t>& don
 // Exhaustive final scoring: any colour with a meeple left may go next (wasted or not).
 struct FinalSearch {
   int colors = 0;
-  std::map<std::pair<std::vector<int>, std::vector<int>>, Outcome> memo;
+  std::map<std::pair<std::vector<int>, std::vector<int>>, OrderOutcome> memo;
 
-  Outcome best(const std::vector<int>& left, const std::vector<int>& scores) {
+  OrderOutcome best(const std::vector<int>& left, const std::vector<int>& scores) {
     const auto key = std::make_pair(left, scores);
     if (const auto it = memo.find(key); it != memo.end()) return it->second;
     const int low = *std::min_element(scores.begin(), scores.end());
-    Outcome o{low, std::accumulate(scores.begin(), scores.end(), 0)};
+    OrderOutcome o{low, std::accumulate(scores.begin(), scores.end(), 0)};
     for (int c = 0; c < colors; ++c) {
       if (left[std::size_t(c)] == 0) continue;
       std::vector<int> l = left, s = scores;
@@ -164,7 +164,7 @@ struct FinalSearch {
     return o;
   }
 };
-Outcome brute_force_final(const State& s, const std::vector<std::uint8_t>& colors) {
+OrderOutcome brute_force_final(const State& s, const std::vector<std::uint8_t>& colors) {
   FinalSearch f;
   f.colors = s.colors();
   std::vector<int> left(std::size_t(s.colors()), 0);
@@ -238,7 +238,7 @@ TEST_CASE("scoring orders: Example 3, lowest-first beats as-found") {
   CHECK(after["as-found"] == std::vector<int>{4, 6, 3});      // Green's city wasted
   CHECK(after["lowest-first"] == std::vector<int>{4, 6, 7});  // Yellow, Red, Green
   CHECK(after["best"] == std::vector<int>{4, 6, 7});
-  CHECK(brute_force_features(p.s, p.done).best == Outcome{4, 17});
+  CHECK(brute_force_features(p.s, p.done).best == OrderOutcome{4, 17});
 }
 
 // move_outcome, which greedy and the heuristic use instead of playing a move on a copy, on
@@ -293,8 +293,8 @@ TEST_CASE("scoring orders: final scoring where the order matters") {
   for (int c = 0; c < 3; ++c)
     REQUIRE(g.state().meeples_on_board(c) == std::count(found.begin(), found.end(), c));
 
-  const Outcome optimum = brute_force_final(g.state(), found);
-  CHECK(optimum == Outcome{7, 24});
+  const OrderOutcome optimum = brute_force_final(g.state(), found);
+  CHECK(optimum == OrderOutcome{7, 24});
   std::map<std::string, std::vector<int>> after;
   for (const auto& name : kOrders) {
     auto policy = make_scoring_policy(name);
@@ -337,7 +337,7 @@ struct Probe : SilentHooks {
   void check_features(const State& s, int type, const std::vector<std::uint16_t>& done,
                       std::vector<std::uint16_t>* random_order = nullptr) {
     ++multi_turns;
-    std::map<std::string, Outcome> got;
+    std::map<std::string, OrderOutcome> got;
     std::map<std::string, std::vector<std::uint16_t>> chosen;
     for (const auto& [name, policy] : orders) {
       chosen[name] = feature_order(*policy, s, type, done, scoring_rng);
@@ -390,7 +390,7 @@ struct Probe : SilentHooks {
   void order_final(const State& s, std::uint8_t* colors_ptr, int n) {
     const std::vector<std::uint8_t> colors(colors_ptr, colors_ptr + n);
     ++finals;
-    std::map<std::string, Outcome> got;
+    std::map<std::string, OrderOutcome> got;
     const auto reference = lowest_first_final_reference(s, colors);
     for (const auto& [name, policy] : orders) {
       const auto order = final_order(*policy, s, colors, scoring_rng);

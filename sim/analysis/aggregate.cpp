@@ -8,6 +8,7 @@
 
 #include <omp.h>
 
+#include "sim/analysis/numbers.hpp"
 #include "sim/driver/errors.hpp"
 #include "sim/driver/game.hpp"
 
@@ -16,7 +17,6 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-constexpr double kZ95 = 1.959963984540054;
 
 // One group's per-game sums: loss, held-out loss and decisions, one entry per game.
 struct Group {
@@ -134,11 +134,6 @@ ojson move_json(int type, const Move& m) {
   return {{"x", int(m.at.x)}, {"y", int(m.at.y)}, {"rot", int(m.at.rot)}, {"meeple", meeple}};
 }
 
-std::string fixed(double v, int places = 2) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", places, v);
-  return b;
-}
 
 std::string ci_text(const Estimate& e, int places = 2) {
   if (!e.has_se) return fixed(e.mean, places);

@@ -24,7 +24,6 @@ std::string where(const std::string& file, const LogDocument& d) {
   return file + ":" + std::to_string(d.line) + ": game " + id("game") + " (seed " + id("seed") + ")";
 }
 
-std::string games_text(std::size_t n) { return std::to_string(n) + (n == 1 ? " game" : " games"); }
 
 std::uint64_t log_game(const LogDocument& d) {
   const auto it = d.doc.is_object() ? d.doc.find("game") : d.doc.end();

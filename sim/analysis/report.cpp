@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "sim/analysis/analysis.hpp"
+#include "sim/analysis/numbers.hpp"
 #include "sim/analysis/search_analysis.hpp"
 
 namespace carc::sim {
@@ -12,7 +13,6 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-constexpr double kZ95 = 1.959963984540054;
 
 ojson move_json(int type, const MoveEstimate& e) {
   ojson meeple = nullptr;
@@ -89,11 +89,6 @@ struct Breakdown {
   }
 };
 
-std::string fixed(double v, int places = 2) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", places, v);
-  return b;
-}
 
 std::string move_text(int type, const Move& m) {
   std::string t = "(" + std::to_string(int(m.at.x)) + "," + std::to_string(int(m.at.y)) + ") rot " +

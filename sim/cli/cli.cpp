@@ -294,9 +294,7 @@ int dry_run_command(const std::string& command, const MatrixRequest& req, const 
   install_stop_handlers();
   const DryRun d = dry_run(req, goal, command == "compare" ? "policies" : "options");
   restore_default_handlers();
-  const std::uint64_t n = d.played.games_done;
-  if (d.played.partial)
-    return report_interrupted(command, std::to_string(n) + (n == 1 ? " game" : " games") + " of the dry run", "");
+  if (d.played.partial) return report_interrupted(command, games_text(d.played.games_done) + " of the dry run", "");
   if (writes_output()) std::cout << d.report;
   return 0;
 }

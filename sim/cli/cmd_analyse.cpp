@@ -141,7 +141,6 @@ AnalyseSetup resolve(const AnalyseOptions& o, const po::variables_map& vm, const
 }
 
 
-std::string games_text(std::size_t n) { return std::to_string(n) + (n == 1 ? " game" : " games"); }
 
 // The games of the LOG file analysed one after another (threads over each game's
 // decisions), until opt.stop: then the games finished so far. `selected` receives how

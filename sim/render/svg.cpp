@@ -73,7 +73,7 @@ struct CityShape {
   const char* wall;
   Point meeple, pennant;
 };
-constexpr CityShape kCity[5] = {
+constexpr CityShape kCityShapes[5] = {
     {"M0,0 H100 C75,36 25,36 0,0 Z", "M100,0 C75,36 25,36 0,0", {50, 15}, {80, 9}},
     {"M0,0 H100 V100 Q62,38 0,0 Z", "M100,100 Q62,38 0,0", {62, 31}, {75, 11}},
     {"M0,0 H100 C70,30 70,70 100,100 H0 C30,70 30,30 0,0 Z",
@@ -85,7 +85,7 @@ struct RoadShape {
   const char* path;
   Point meeple;
 };
-constexpr RoadShape kRoad[5] = {
+constexpr RoadShape kRoadShapes[5] = {
     {"M50,0 V50", {50, 17}},
     {"M50,0 Q50,50 100,50", {62.5, 37.5}},
     {"M50,0 V100", {50, 50}},
@@ -224,7 +224,7 @@ std::string tile_art(int type, int rot) {
   for (int d = 0; d < kDirs; ++d) wet = std::uint8_t(wet | (o.edge[d] == kWater) << d);
   if (wet) {
     const Fit f = fit(wet);
-    water << "<path class=\"water\" d=\"" << kRoad[int(f.shape)].path << "\"" << turned(f.q) << "/>";
+    water << "<path class=\"water\" d=\"" << kRoadShapes[int(f.shape)].path << "\"" << turned(f.q) << "/>";
   }
   for (int s = 0; s < def.nseg; ++s) {
     const SegDef& g = def.segs[s];
@@ -238,17 +238,17 @@ std::string tile_art(int type, int rot) {
     const Fit f = fit(o.seg_edges[s]);
     if (g.kind == SegKind::road) {
       road_ends += f.shape == Shape::single;
-      const std::string d = kRoad[int(f.shape)].path;
+      const std::string d = kRoadShapes[int(f.shape)].path;
       roads << "<path class=\"road-edge\" d=\"" << d << "\"" << turned(f.q) << "/>"
             << "<path class=\"road\" d=\"" << d << "\"" << turned(f.q) << "/>";
       if (g.marks & kMarkInn) {  // an inn: a small house beside the road
-        const Point p = turn(kRoad[int(f.shape)].meeple, f.q);
+        const Point p = turn(kRoadShapes[int(f.shape)].meeple, f.q);
         marks << "<path class=\"inn\" transform=\"translate(" << num(p.x + 13) << ' ' << num(p.y - 9)
               << ")\" d=\"M-7,0 L0,-7 L7,0 V8 H-7 Z\"/>";
       }
       continue;
     }
-    const CityShape& c = kCity[int(f.shape)];
+    const CityShape& c = kCityShapes[int(f.shape)];
     cities << "<path class=\"city\" d=\"" << c.fill << "\"" << turned(f.q) << "/>";
     if (*c.wall) walls << "<path class=\"wall\" d=\"" << c.wall << "\"" << turned(f.q) << "/>";
     if (g.marks & kMarkCathedral) {  // a cathedral: a church with a tower in the city
@@ -272,7 +272,7 @@ Point meeple_spot(int type, int rot, int seg) {
   const SegDef& g = kTiles[type].segs[seg];
   if (g.kind == SegKind::monastery) return kMonasteryMeeple;
   const Fit f = fit(kOriented[type][rot].seg_edges[seg]);
-  return turn(g.kind == SegKind::road ? kRoad[int(f.shape)].meeple : kCity[int(f.shape)].meeple, f.q);
+  return turn(g.kind == SegKind::road ? kRoadShapes[int(f.shape)].meeple : kCityShapes[int(f.shape)].meeple, f.q);
 }
 
 std::string meeple_svg(int color, Point at, const std::string& attrs, const std::string& cls, bool large) {

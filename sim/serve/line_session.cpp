@@ -51,12 +51,6 @@ bool coordinate(const std::string& t, int& v) {
   return true;
 }
 
-std::string color_name(int c) { return kColorStyles[std::size_t(c)].name; }
-
-std::string lower(std::string t) {
-  for (char& ch : t) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-  return t;
-}
 
 }  // namespace
 
@@ -81,7 +75,7 @@ LineSession::End LineSession::play() {
       continue;
     }
     if (line.empty()) continue;  // the question again
-    const std::string word = lower(line);
+    const std::string word = lower_case(line);
     if (word == "quit") return End::quit;
     if (word == "board") {
       show_board();

@@ -173,10 +173,6 @@ std::string default_message(int status) {
   }
 }
 
-std::string lower(std::string t) {
-  for (char& ch : t) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-  return t;
-}
 
 bool ip_literal(const std::string& name) {
   unsigned char buf[16];
@@ -316,14 +312,14 @@ struct Server::Impl {
   // a DNS name that could be rebound). A request that sends an Origin must come from a
   // page of that same address.
   void check_origin(const httplib::Request& req, bool with_body) const {
-    const std::string host = lower(req.get_header_value("Host"));
+    const std::string host = lower_case(req.get_header_value("Host"));
     const std::string suffix = ":" + std::to_string(port);
     std::string name = host;
     if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
       name.erase(name.size() - suffix.size());
     else if (port != 80)
       name.clear();
-    const std::string served = lower(opt.host);
+    const std::string served = lower_case(opt.host);
     const bool wildcard = served == "0.0.0.0" || served == "::" || served == "[::]";
     const bool ok = !name.empty() &&
                     (name == served || name == "[" + served + "]" ||
@@ -333,7 +329,7 @@ struct Server::Impl {
     if (!ok)
       throw HttpError(403, "Host " + (host.empty() ? std::string("(none)") : escape_controls(host).substr(0, 100)) +
                                " is not this server's address");
-    if (with_body && req.has_header("Origin") && lower(req.get_header_value("Origin")) != "http://" + host)
+    if (with_body && req.has_header("Origin") && lower_case(req.get_header_value("Origin")) != "http://" + host)
       throw HttpError(403, "a request from another site's page (Origin " +
                                escape_controls(req.get_header_value("Origin")).substr(0, 100) + ") is refused");
   }

@@ -82,7 +82,6 @@ json legal_json(const State& s, int type, std::span<const Placement> legal) {
 }
 
 
-std::string color_name(int c) { return kColorStyles[std::size_t(c)].name; }
 
 // The names that may be told as the next draw: unseen, and allowed by the river rule.
 json drawable_json(const State& s) {
@@ -110,6 +109,13 @@ int matching_feature(const State& s, std::span<const std::uint16_t> completed, c
 }
 
 }  // namespace
+
+std::string color_name(int c) { return kColorStyles[std::size_t(c)].name; }
+
+std::string lower_case(std::string t) {
+  for (char& ch : t) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return t;
+}
 
 std::string escape_controls(std::string_view s) {
   std::string out;

@@ -35,6 +35,10 @@ struct GameConflict : std::invalid_argument {
 // message or a log line that quotes what a person or a client sent.
 std::string escape_controls(std::string_view s);
 
+// Colour c's name as the pages and the line protocol say it ("blue"); `t` in lower case.
+std::string color_name(int c);
+std::string lower_case(std::string t);
+
 struct TableSetup {
   Config cfg;
   bool practice = false;       // dealt from (seed, game); else at the table

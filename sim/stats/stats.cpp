@@ -116,6 +116,8 @@ void appendf(std::string& out, const char* fmt, Args... args) {
 
 }  // namespace
 
+std::string games_text(std::uint64_t n) { return std::to_string(n) + (n == 1 ? " game" : " games"); }
+
 std::array<double, 2> wilson95(std::uint64_t successes, std::uint64_t trials) {
   assert(successes <= trials);
   if (trials == 0) return {0.0, 0.0};

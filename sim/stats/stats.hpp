@@ -90,6 +90,9 @@ nlohmann::json performance_json(const ProgramInfo& p, int threads, double second
 // successes == 0 and the upper exactly 1 when successes == trials.
 std::array<double, 2> wilson95(std::uint64_t successes, std::uint64_t trials);
 
+// "1 game", "12 games": a count of games as summaries and messages say it.
+std::string games_text(std::uint64_t n);
+
 // Exact accumulators over finished games. A value type (about 9 KB, no heap): keep one
 // per thread and merge them at the end.
 class Accumulator {

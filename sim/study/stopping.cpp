@@ -25,7 +25,6 @@ std::string interval_words(const CiGoal& goal, const CiRule& r, std::size_t conf
   return r.goal < 0 ? "the mean's 95% CI" : id + "'s 95% Wilson interval";
 }
 
-std::string games_text(std::uint64_t n) { return std::to_string(n) + (n == 1 ? " game" : " games"); }
 
 }  // namespace
 
