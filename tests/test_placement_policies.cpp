@@ -111,11 +111,11 @@ static_assert(std::is_trivially_copyable_v<State>);
 namespace {
 
 // The (lowest, total) outcome of each move, by brute force on State copies.
-struct Outcome {
+struct MoveOutcome {
   int low, total;
-  auto operator<=>(const Outcome&) const = default;
+  auto operator<=>(const MoveOutcome&) const = default;
 };
-Outcome play_on_copy(const State& s, int type, const Move& m) {
+MoveOutcome play_on_copy(const State& s, int type, const Move& m) {
   State c = s;
   auto best = make_scoring_policy("best");
   Rng rng(1);
@@ -124,10 +124,10 @@ Outcome play_on_copy(const State& s, int type, const Move& m) {
   for (int i = 0; i < c.colors(); ++i) total += c.score(i);
   return {c.lowest_score(), total};
 }
-Outcome best_outcome(const State& s, int type) {
+MoveOutcome best_outcome(const State& s, int type) {
   Placement legal[kMaxPlacements];
   const int n = s.legal_placements(type, legal);
-  Outcome best{-1, -1};
+  MoveOutcome best{-1, -1};
   for (int i = 0; i < n; ++i) {
     const std::uint8_t free = s.supply(s.to_move()) > 0 ? test::true_free(s, type, legal[i]) : 0;
     for (int seg = 0; seg < kMaxSegs; ++seg)
@@ -159,7 +159,7 @@ TEST_CASE("greedy: closes the road that scores the lowest colour") {
     const Move m = greedy->choose(Observation(s, w), {legal, std::size_t(n)}, rng);
     CHECK(m.at.x == 1);
     CHECK(m.at.y == 0);
-    const Outcome o = play_on_copy(s, w, m);
+    const MoveOutcome o = play_on_copy(s, w, m);
     CHECK(o.low == 5);       // colour 1: 2 + 3; the lowest is now 5
     CHECK(o.total == 5 + 5 + 9);
   }
@@ -183,7 +183,7 @@ TEST_CASE("greedy: its move attains the best (lowest, total) of all moves in ran
     Move choose(const State& s, int type, const Placement* legal, int n) {
       Rng r(std::uint64_t(s.turn()));
       const Move g = greedy->choose(Observation(s, type), {legal, std::size_t(n)}, r);
-      const Outcome want = best_outcome(s, type);
+      const MoveOutcome want = best_outcome(s, type);
       CHECK(play_on_copy(s, type, g) == want);
       ++*checked;
       int total = 0;

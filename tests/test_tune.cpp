@@ -234,7 +234,7 @@ TEST_CASE("the whole-number flag of every placement parameter matches what its f
 
 namespace {
 
-json without_performance(json doc) {
+json without_provenance(json doc) {
   doc.erase("performance");
   doc.erase("program");
   return doc;
@@ -260,7 +260,7 @@ TEST_CASE("tune writes its trajectory file, the same at 1 and 2 threads") {
     CHECK(d.listing() == std::set<std::string>{"t.json"});
     docs.push_back(json::parse(carc::test::read_text(d / "t.json")));
   }
-  CHECK(without_performance(docs[0]) == without_performance(docs[1]));
+  CHECK(without_provenance(docs[0]) == without_provenance(docs[1]));
   const json& doc = docs[0];
   CHECK(doc["format"] == carc::sim::kTuneFormat);
   CHECK(doc["status"] == "done");

@@ -205,13 +205,6 @@ void play_blocks(Shared& s, std::uint64_t k_end, bool stoppable) {
   }
 }
 
-// Every process learns whether any failed; all throw if one did (the others would
-// otherwise wait for it in the next collective call).
-void agree_on_failure(const FirstError& errors) {
-  if (processes::max_over_all(errors.failed() ? 1 : 0) == 0) return;
-  errors.rethrow_if_failed();
-  throw InternalError("another process of the MPI job failed");
-}
 
 MatrixOutcome sum_of_parts(const Shared& s) {
   const std::size_t n_cfg = s.req.configs.size();
@@ -310,7 +303,7 @@ MatrixOutcome play_matrix(const MatrixRequest& req) {
   if (s.prints) print_progress(s, nullptr, req.games, 1);
   const std::uint64_t mine = s.plan.mine_below(s.plan.blocks);
   play_blocks(s, mine, true);
-  agree_on_failure(s.errors);
+  processes::agree_on_failure(s.errors);
   // After a stop: every process completes its blocks below the first one not taken by
   // all (nothing to do without a stop, or with one process).
   const std::uint64_t taken = std::min(s.next.load(), mine);
@@ -321,7 +314,7 @@ MatrixOutcome play_matrix(const MatrixRequest& req) {
     s.next = taken;
     play_blocks(s, k_end, false);
   }
-  agree_on_failure(s.errors);
+  processes::agree_on_failure(s.errors);
 
   MatrixOutcome out = sum_of_parts(s);
   processes::combine(out.acc, out.diff);

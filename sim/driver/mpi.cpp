@@ -142,4 +142,10 @@ std::vector<unsigned char> gather_on_first(const std::vector<unsigned char>& min
 
 #endif
 
+void agree_on_failure(const FirstError& errors) {
+  if (max_over_all(errors.failed() ? 1 : 0) == 0) return;
+  errors.rethrow_if_failed();
+  throw InternalError("another process of the MPI job failed");
+}
+
 }  // namespace carc::sim::processes

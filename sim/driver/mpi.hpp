@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/driver/errors.hpp"
 #include "sim/stats/paired_diff.hpp"
 #include "sim/stats/stats.hpp"
 
@@ -32,5 +33,9 @@ void combine(std::vector<Accumulator>& acc, std::vector<PairedDiff>& diff);
 // Every process's bytes, concatenated in rank order, on process 0; the other processes get
 // nothing back. One process: its own bytes.
 std::vector<unsigned char> gather_on_first(const std::vector<unsigned char>& mine);
+
+// After a parallel region of the driver: every process learns whether any failed, and all
+// throw if one did (the others would otherwise wait for it in the next collective call).
+void agree_on_failure(const FirstError& errors);
 
 }  // namespace carc::sim::processes

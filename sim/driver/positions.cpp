@@ -131,21 +131,14 @@ using Clock = std::chrono::steady_clock;
 // One thread's policies and feature tables. A policy decides from what it observes alone
 // (that is what makes `run` independent of the thread count), so one pair plays every
 // configuration.
-struct Worker {
+struct PositionsWorker {
   std::unique_ptr<PlacementPolicy> placement;
   std::unique_ptr<ScoringPolicy> scoring;
   PositionFeatures features;
-  explicit Worker(const PositionsRequest& req)
+  explicit PositionsWorker(const PositionsRequest& req)
       : placement(make_placement_policy(req.placement, req.context)), scoring(make_scoring_policy(req.scoring)) {}
 };
 
-// Every process learns whether any failed; all throw if one did (the others would
-// otherwise wait for it in the next collective call).
-void agree_on_failure(const FirstError& errors) {
-  if (processes::max_over_all(errors.failed() ? 1 : 0) == 0) return;
-  errors.rethrow_if_failed();
-  throw InternalError("another process of the MPI job failed");
-}
 
 }  // namespace
 
@@ -157,8 +150,8 @@ PositionsOutcome play_positions(const PositionsRequest& req, const PositionSink&
   // A round is a few games per thread: short enough for a stop to take effect soon, long
   // enough that the threads stay busy (the games' lengths vary).
   const std::uint64_t round = std::uint64_t(threads) * ranks * 16;
-  std::vector<std::unique_ptr<Worker>> workers;
-  for (int t = 0; t < threads; ++t) workers.push_back(std::make_unique<Worker>(req));
+  std::vector<std::unique_ptr<PositionsWorker>> workers;
+  for (int t = 0; t < threads; ++t) workers.push_back(std::make_unique<PositionsWorker>(req));
   std::vector<PositionBytes> slots;  // one per game of this process's share of a round
   PositionBytes mine;
   PositionsOutcome out;
@@ -174,7 +167,7 @@ PositionsOutcome play_positions(const PositionsRequest& req, const PositionSink&
     FirstError errors;
 #pragma omp parallel num_threads(threads)
     {
-      Worker& w = *workers[std::size_t(omp_get_thread_num())];
+      PositionsWorker& w = *workers[std::size_t(omp_get_thread_num())];
 #pragma omp for schedule(dynamic, 1)
       for (std::size_t i = 0; i < count; ++i) {
         if (errors.failed()) continue;
@@ -191,7 +184,7 @@ PositionsOutcome play_positions(const PositionsRequest& req, const PositionSink&
         }
       }
     }
-    agree_on_failure(errors);
+    processes::agree_on_failure(errors);
     if (ranks == 1) {
       for (std::size_t i = 0; i < count; ++i) {
         sink(slots[i].data(), slots[i].size());
