@@ -8,7 +8,7 @@ BUILD="${BUILD:-$ROOT/build}"
 die() { echo "carcsolo setup: $*" >&2; exit 1; }
 
 # Debian packages the project needs to build and test.
-PACKAGES=(g++ cmake make git libboost-dev libboost-program-options-dev nlohmann-json3-dev
+PACKAGES=(g++ cmake make ninja-build git libboost-dev libboost-program-options-dev nlohmann-json3-dev
           doctest-dev python3
           pkg-config libcpp-httplib-dev  # carcsolo serve's HTTP server
           # the Python module (build/python) and its tests and examples
@@ -54,18 +54,30 @@ python_option() {
   return 0
 }
 
+# Ninja for a new build folder (or one Ninja made): it compiles a target's sources while the
+# libraries it links are still being built, where make waits for them (results/performance.md,
+# "The build"). A folder another generator made keeps it.
+generator_option() {
+  if [ ! -f "$BUILD/CMakeCache.txt" ] || grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$BUILD/CMakeCache.txt"; then
+    echo "-GNinja"
+  fi
+}
+
 # Only the program, not the tests (scripts/study, scripts/board_example).
 build_program() {
-  local py
+  local py gen
   py="$(python_option)"
-  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release ${py:+"$py"} >/dev/null || die "cmake configure failed"
+  gen="$(generator_option)"
+  cmake -S "$ROOT" -B "$BUILD" ${gen:+"$gen"} -DCMAKE_BUILD_TYPE=Release ${py:+"$py"} >/dev/null \
+    || die "cmake configure failed"
   cmake --build "$BUILD" --target carcsolo -j"$(nproc)" || die "build failed (see the output above)"
 }
 
 build() {
-  local py
+  local py gen
   py="$(python_option)"
-  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release ${py:+"$py"} "$@" >/dev/null \
+  gen="$(generator_option)"
+  cmake -S "$ROOT" -B "$BUILD" ${gen:+"$gen"} -DCMAKE_BUILD_TYPE=Release ${py:+"$py"} "$@" >/dev/null \
     || die "cmake configure failed (see the output above)"
   cmake --build "$BUILD" -j"$(nproc)" || die "build failed (see the output above)"
 }
