@@ -1,6 +1,7 @@
-// Pieces shared by the subcommands (sim/cmd_*.cpp): option parsing that turns every user
-// mistake into one UsageError line (main prints it and exits 2), and the options that
-// say which game is played by which policies.
+// Pieces shared by the subcommands (sim/cli/cmd_*.cpp): option parsing that turns every
+// user mistake into one UsageError line (main prints it and exits 2), and the options that
+// say which game is played by which policies. What they call lives below the command line
+// (sim/study/ and the rooms it builds on).
 #pragma once
 #include <atomic>
 #include <cstdint>
